@@ -1,0 +1,194 @@
+// The records of the Parts and Sourcing Reference API (../shared/spec/parts-api.md) as zod
+// schemas. One source of truth: the embedded API validates with them and publishes its OpenAPI
+// document from them, the client parses responses with them, the tools declare them as output.
+// Objects are not strict: a field the API adds later is tolerated (and dropped), never an error.
+import { z } from "zod";
+
+export const RFQ_STATES = [
+  "DRAFT",
+  "ONGOING",
+  "RESPONDED",
+  "REVIEW",
+  "UNFULFILLED",
+  "SUCCESSFUL",
+  "QUOTE_RECEIVED",
+] as const;
+export const MATERIAL_TYPES = ["metal", "polymer", "ceramic", "composite", "sand", "wax", "other"] as const;
+export const UNIT_SYSTEMS = ["METRIC", "IMPERIAL"] as const;
+export const PART_VIEWS = ["CONSUMER", "IP_OWNER"] as const;
+
+export const RfqState = z.enum(RFQ_STATES);
+export const MaterialType = z.enum(MATERIAL_TYPES);
+export const UnitSystem = z.enum(UNIT_SYSTEMS);
+export const PartView = z.enum(PART_VIEWS);
+
+export const DateTime = z.iso.datetime({ offset: true, local: true });
+
+export const DIMENSION_NAMES = [
+  "angle",
+  "depth",
+  "width",
+  "height",
+  "length",
+  "radius",
+  "volume",
+  "weight",
+  "tolerance",
+  "threadSize",
+  "chamferSize",
+  "surfaceArea",
+  "filletRadius",
+  "holeDiameter",
+  "innerDiameter",
+  "outerDiameter",
+  "wallThickness",
+  "holeChamferSize",
+] as const;
+
+export const Dimensions = z.object(
+  Object.fromEntries(DIMENSION_NAMES.map((name) => [name, z.number().optional()])) as Record<
+    (typeof DIMENSION_NAMES)[number],
+    z.ZodOptional<z.ZodNumber>
+  >,
+);
+
+export const BoundingBox = z.object({
+  x: z.number().optional(),
+  y: z.number().optional(),
+  z: z.number().optional(),
+});
+
+export const CustomFieldOption = z.object({ id: z.string(), label: z.string(), value: z.string() });
+
+export const CustomFieldSelection = z.object({
+  dropdownId: z.string(),
+  dropdownLabel: z.string(),
+  multiselect: z.boolean(),
+  selectedOptions: z.array(CustomFieldOption),
+});
+
+export const Part = z.object({
+  id: z.string(),
+  parentId: z.string().optional().describe("Id of the part this one is a version of"),
+  title: z.string(),
+  versionName: z.string().optional(),
+  serialId: z.string(),
+  ipOwnerId: z.string().describe("Id of the organisation that owns the part's IP"),
+  internal: z.boolean(),
+  externalRef: z.string().optional(),
+  description: z.string().optional(),
+  published: z.boolean(),
+  requireSubscription: z.boolean(),
+  keywords: z.array(z.string()),
+  createdTime: DateTime,
+  modifiedTime: DateTime,
+  processId: z.string().optional().describe("Process code"),
+  materialId: z.string().optional().describe("Material code"),
+  standardIds: z.array(z.string()).optional().describe("Standard codes"),
+  criticalityIds: z.array(z.string()).optional(),
+  categoryIds: z.array(z.string()).optional(),
+  unspscCategoryIds: z.array(z.string()).optional(),
+  dimensions: Dimensions.optional(),
+  boundingBox: BoundingBox.optional(),
+  customFields: z
+    .array(CustomFieldSelection)
+    .describe("Filled only for parts owned by the caller's organisation; empty otherwise"),
+});
+
+// Which fields of these records are required is not shown by the specification: we require the
+// identifying fields and the name, and accept the rest as optional (decisions, README).
+export const Criticality = z.object({
+  id: z.string(),
+  code: z.string(),
+  name: z.string(),
+  governingBody: z.string().optional(),
+});
+
+export const Standard = z.object({
+  code: z.string(),
+  name: z.string(),
+  governingBody: z.string().optional(),
+  materialType: z.string().optional(),
+});
+
+export const Category = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  parentId: z.string().optional().describe("Absent for a top-level category"),
+});
+
+export const Process = z.object({ code: z.string(), name: z.string(), materialType: z.string().optional() });
+
+export const Material = z.object({ code: z.string(), name: z.string(), type: z.string().optional() });
+
+export const Factory = z.object({ id: z.string(), name: z.string(), orgId: z.string().optional() });
+
+export const Rfq = z.object({
+  id: z.string(),
+  state: RfqState,
+  partId: z.string(),
+  quantity: z.number().optional(),
+  maxLeadTime: z.number().optional().describe("Maximum lead time in days"),
+  deadlineTime: DateTime.optional(),
+  expireTime: DateTime.optional(),
+});
+
+const nonEmpty = z.string().min(1);
+
+export const CreatePartBody = z.object({
+  title: nonEmpty,
+  externalRef: z.string().optional(),
+  description: z.string().optional(),
+  requireSubscription: z.boolean().optional(),
+  materialId: nonEmpty.optional(),
+  processId: nonEmpty.optional(),
+  materialNote: z.string().optional(),
+  processNote: z.string().optional(),
+  standardIds: z.array(nonEmpty).optional(),
+  criticalityIds: z.array(nonEmpty).optional(),
+  categoryIds: z.array(nonEmpty).optional(),
+  unspscCategoryIds: z.array(nonEmpty).optional(),
+  keywords: z.array(z.string()).optional(),
+  internal: z.boolean().optional(),
+  rapidManufacturingMaterial: z.string().optional(),
+  exemptionsNotes: z.string().optional(),
+  documentationRequirementNotes: z.string().optional(),
+  otherRequirementNotes: z.string().optional(),
+  descriptionManufacturer: z.string().optional(),
+  businessUnitIds: z.array(nonEmpty).optional(),
+  boundingBox: BoundingBox.optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+  customFields: z.array(z.object({ dropdownId: nonEmpty, selectedOptionIds: z.array(nonEmpty) })).optional(),
+  materialType: MaterialType.optional(),
+  unitSystem: UnitSystem.optional(),
+});
+
+export const CreatePartResult = z.object({ id: z.string(), partUrl: z.string() });
+
+export const ImportFileBody = z.object({ name: nonEmpty, sasUrl: nonEmpty });
+export const ImportFileResult = z.object({ fileId: z.string() });
+
+export const PartList = z.object({ items: z.array(Part), hasMore: z.boolean() });
+
+export const itemsOf = <T extends z.ZodType>(record: T) => z.object({ items: z.array(record) });
+
+export const ApiErrorBody = z.object({
+  status: z.number().int(),
+  message: z.string(),
+  code: z.string().optional(),
+});
+
+export type Part = z.infer<typeof Part>;
+export type Dimensions = z.infer<typeof Dimensions>;
+export type BoundingBox = z.infer<typeof BoundingBox>;
+export type CustomFieldSelection = z.infer<typeof CustomFieldSelection>;
+export type Criticality = z.infer<typeof Criticality>;
+export type Standard = z.infer<typeof Standard>;
+export type Category = z.infer<typeof Category>;
+export type Process = z.infer<typeof Process>;
+export type Material = z.infer<typeof Material>;
+export type Factory = z.infer<typeof Factory>;
+export type Rfq = z.infer<typeof Rfq>;
+export type CreatePartBody = z.infer<typeof CreatePartBody>;
+export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
