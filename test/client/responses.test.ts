@@ -1,0 +1,266 @@
+// What the client makes of every kind of answer: malformed bodies, oversized bodies, redirects,
+// contract violations, tolerated extra fields.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Part } from "../../src/api/schemas";
+import type { PartsApiClient } from "../../src/client";
+import type { MalformedVariant } from "../../src/embedded";
+import { type Api, eventually, failure, logLines, makeClient, startApi } from "./harness";
+
+let api: Api;
+let client: PartsApiClient;
+let partId: string;
+
+beforeAll(async () => {
+  api = await startApi();
+  client = makeClient(api, { maxRetries: 0, maxResponseBytes: 64 * 1024 });
+  const first = await client.call("listParts", { query: { pageSize: 1 } });
+  partId = first.items[0]!.id;
+});
+afterEach(() => {
+  api.faults.clear();
+  api.stats.reset();
+});
+afterAll(async () => {
+  await client.close();
+  await api.close();
+  for (const line of logLines) expect(line).not.toContain(api.demoToken);
+});
+
+function malformed(variant: MalformedVariant, c: PartsApiClient = client) {
+  api.faults.add({ endpoint: "getPart", action: { kind: "malformed", variant }, times: 1 });
+  return c.call("getPart", { params: { id: partId } });
+}
+
+describe("malformed answers give a clear error", () => {
+  it("an HTML page", async () => {
+    const error = await failure(malformed("html"));
+    expect(["http", "contract"]).toContain(error.kind);
+    expect(error.status).toBeGreaterThanOrEqual(200);
+    expect(error.message).toMatch(/HTML/);
+    expect(error.message).not.toMatch(/<html|<body/i);
+  });
+
+  it("truncated JSON", async () => {
+    const error = await failure(malformed("truncated-json"));
+    expect(error).toMatchObject({ kind: "contract", status: 200 });
+    expect(error.message).toContain("not valid JSON");
+  });
+
+  it("a wrong content type", async () => {
+    const error = await failure(malformed("wrong-content-type"));
+    expect(error).toMatchObject({ kind: "contract", status: 200 });
+    expect(error.message).toMatch(/content-type \S+ instead of application\/json/);
+  });
+
+  it("an empty body", async () => {
+    const error = await failure(malformed("empty"));
+    expect(error).toMatchObject({ kind: "contract", status: 200 });
+    expect(error.message).toContain("empty body");
+  });
+
+  it("the error shape sent with 200 is an error, not a record", async () => {
+    const error = await failure(malformed("error-shape-200"));
+    expect(error.kind).toBe("http");
+    expect(error.status).toBeGreaterThanOrEqual(400);
+    expect(error.upstreamMessage).toBeTruthy();
+    expect(error.message).toContain("HTTP 200");
+  });
+
+  it("a body over maxResponseBytes is refused without reading it whole", async () => {
+    const start = Date.now();
+    const error = await failure(malformed("oversized"));
+    expect(error.kind).toBe("too_large");
+    expect(error.message).toContain("PARTS_API_MAX_RESPONSE_BYTES");
+    expect(Date.now() - start).toBeLessThan(3_000);
+    // The client hung up instead of draining the body.
+    expect(await eventually(() => api.stats.closedEarly("getPart") >= 1)).toBe(true);
+  });
+
+  it("a declared content-length over the limit is refused before any body byte", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(10 * 1024 * 1024) });
+      res.write("{");
+    });
+    const url = await listen(server);
+    const c = makeClient(api, { baseUrl: url, maxResponseBytes: 1024 * 1024, maxRetries: 0 });
+    const error = await failure(c.call("getPart", { params: { id: "x" } }));
+    expect(error.kind).toBe("too_large");
+    expect(error.message).toContain("10485760 bytes");
+    await c.close();
+    await close(server);
+  });
+
+  it("a connection reset mid-body: a read retries, and without retries reports a network error", async () => {
+    const error = await failure(malformed("reset-mid-body"));
+    expect(error.kind).toBe("network");
+    const retrying = makeClient(api, { maxRetries: 2, maxResponseBytes: 64 * 1024 });
+    await expect(malformed("reset-mid-body", retrying)).resolves.toMatchObject({ id: partId });
+    await retrying.close();
+  });
+
+  it("a slow drip past the deadline is a timeout", async () => {
+    const short = makeClient(api, { timeoutMs: 250, maxRetries: 0 });
+    const error = await failure(malformed("slow-drip", short));
+    expect(error.kind).toBe("timeout");
+    await short.close();
+  });
+
+  it("a body missing a required field is a contract error naming the field", async () => {
+    const error = await failure(malformed("missing-required"));
+    expect(error).toMatchObject({ kind: "contract", status: 200 });
+    expect(error.message).toMatch(
+      /\b(title|id|serialId|ipOwnerId|createdTime|customFields)\b[^:]*: expected/,
+    );
+  });
+
+  it("a field of the wrong type is a contract error naming the field", async () => {
+    const error = await failure(malformed("wrong-field-types"));
+    expect(error).toMatchObject({ kind: "contract" });
+    expect(error.message).toMatch(/\w+: expected \w+, received \w+/);
+  });
+
+  it("unknown extra fields are tolerated (and dropped)", async () => {
+    const part = await malformed("extra-fields");
+    expect(typeof part.id).toBe("string");
+    expect(typeof part.title).toBe("string");
+    const known = Object.keys(Part.shape);
+    for (const key of Object.keys(part)) expect(known).toContain(key);
+  });
+
+  it("contract errors name nested paths like items[0].title", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          items: [
+            { code: "A", name: "ok" },
+            { code: "B", name: 7 },
+          ],
+        }),
+      );
+    });
+    const url = await listen(server);
+    const c = makeClient(api, { baseUrl: url });
+    const error = await failure(c.call("listStandards"));
+    expect(error.kind).toBe("contract");
+    expect(error.message).toContain("items[1].name: expected string, received number");
+    await c.close();
+    await close(server);
+  });
+});
+
+describe("paging guard", () => {
+  it("hasMore true on an empty page ends the walk with a contract error", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ items: [], hasMore: true }));
+    });
+    const url = await listen(server);
+    const c = makeClient(api, { baseUrl: url });
+    const walk = async () => {
+      for await (const _ of c.pages()) {
+        // nothing
+      }
+    };
+    await expect(walk()).rejects.toMatchObject({ kind: "contract", path: "/v1/parts" });
+    await c.close();
+    await close(server);
+  });
+});
+
+describe("redirects", () => {
+  it("are not followed: the other host is never contacted", async () => {
+    let contacted = 0;
+    const other = createServer((_req, res) => {
+      contacted++;
+      res.end("{}");
+    });
+    const otherUrl = await listen(other);
+    const redirecting = createServer((_req, res) => {
+      res.writeHead(307, { location: `${otherUrl}/v1/parts/x?sig=SECRETSIG&se=2030` });
+      res.end();
+    });
+    const url = await listen(redirecting);
+    const c = makeClient(api, { baseUrl: url });
+    const error = await failure(c.call("getPart", { params: { id: "x" } }));
+    expect(error).toMatchObject({ kind: "redirect", status: 307, attempts: 1 });
+    expect(error.message).toContain(new URL(otherUrl).host);
+    expect(error.message).toContain("not contacted");
+    expect(error.message).not.toContain("SECRETSIG");
+    expect(error.message).not.toContain("?");
+    expect(contacted).toBe(0);
+    await c.close();
+    await close(redirecting);
+    await close(other);
+  });
+
+  it("the API's redirect fault is reported as a redirect, and only the API was contacted", async () => {
+    const error = await failure(malformed("redirect-other-host"));
+    expect(error).toMatchObject({ kind: "redirect", status: 302, attempts: 1 });
+    expect(error.message).toContain("127.0.0.2");
+    expect(error.message).not.toContain("?");
+    expect(api.stats.requests()).toBe(1);
+  });
+
+  it("a POST redirected with 307 is not re-sent anywhere", async () => {
+    api.faults.add({
+      endpoint: "createPart",
+      action: { kind: "malformed", variant: "redirect-other-host" },
+      times: 1,
+    });
+    const error = await failure(client.call("createPart", { body: { title: "x" } }));
+    expect(error).toMatchObject({ kind: "redirect", status: 307 });
+    expect(api.stats.requests()).toBe(1);
+  });
+});
+
+describe("error bodies", () => {
+  it("an error with code carries status, code and message", async () => {
+    api.faults.add({
+      endpoint: "getPart",
+      action: { kind: "status", status: 404, message: "Part zz not found", code: "NOT_FOUND" },
+      times: 1,
+    });
+    const error = await failure(client.call("getPart", { params: { id: "zz" } }));
+    expect(error).toMatchObject({
+      kind: "http",
+      status: 404,
+      code: "NOT_FOUND",
+      upstreamMessage: "Part zz not found",
+    });
+    expect(error.message).toBe(
+      "GET /v1/parts/zz failed with HTTP 404 NOT_FOUND: Part zz not found. Nothing exists under this id or code: check it (list or search tools give valid values).",
+    );
+  });
+
+  it("an upstream message that echoes the token or a SAS URL is redacted", async () => {
+    api.faults.add({
+      endpoint: "getPart",
+      action: {
+        kind: "status",
+        status: 400,
+        message: `bad token ${api.demoToken} for https://a.blob.example.com/f?sv=1&sig=XYZ`,
+      },
+      times: 1,
+    });
+    const error = await failure(client.call("getPart", { params: { id: partId } }));
+    expect(error.message).not.toContain(api.demoToken);
+    expect(error.message).not.toContain("sig=XYZ");
+    expect(error.upstreamMessage).toContain("[REDACTED]");
+  });
+});
+
+function listen(server: Server): Promise<string> {
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    ),
+  );
+}
+
+function close(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
