@@ -22,6 +22,8 @@ import {
 } from "./schemas";
 
 export const PAGE_SIZE_MAX = 50;
+/** The page size the API uses when none is sent (the specification does not say; we decided 20). */
+export const PAGE_SIZE_DEFAULT = 20;
 
 export const ListPartsQuery = z.object({
   page: z.number().int().min(1).optional(),

@@ -22,7 +22,16 @@ export const MaterialType = z.enum(MATERIAL_TYPES);
 export const UnitSystem = z.enum(UNIT_SYSTEMS);
 export const PartView = z.enum(PART_VIEWS);
 
-export const DateTime = z.iso.datetime({ offset: true, local: true });
+/** RFC 3339, as OpenAPI's `format: date-time` means it: an offset or Z is required. */
+export const DateTime = z.iso.datetime({ offset: true });
+
+/**
+ * The `override` for every z.toJSONSchema call: zod writes a 400-character regex beside
+ * `format: date-time`, which says the same thing to a reader and costs a model tokens.
+ */
+export function jsonSchemaOverride(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  if (ctx.zodSchema === DateTime) delete ctx.jsonSchema.pattern;
+}
 
 export const DIMENSION_NAMES = [
   "angle",
@@ -183,6 +192,7 @@ export type Part = z.infer<typeof Part>;
 export type Dimensions = z.infer<typeof Dimensions>;
 export type BoundingBox = z.infer<typeof BoundingBox>;
 export type CustomFieldSelection = z.infer<typeof CustomFieldSelection>;
+export type CustomFieldOption = z.infer<typeof CustomFieldOption>;
 export type Criticality = z.infer<typeof Criticality>;
 export type Standard = z.infer<typeof Standard>;
 export type Category = z.infer<typeof Category>;

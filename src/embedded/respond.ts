@@ -1,0 +1,239 @@
+// Writing responses: the normal JSON answer, and the broken answers of the malformed-response
+// faults (see faults.ts for which variant does what).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorJson } from "./errors";
+import { type MalformedVariant, withExtraFields, withoutRequiredField, withWrongFieldTypes } from "./faults";
+
+export const JSON_TYPE = "application/json; charset=utf-8";
+
+/** A computed answer: status, JSON text, extra headers. */
+export interface Outcome {
+  status: number;
+  body: string;
+  headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/** What a fault needs to answer a request. */
+export interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  requestId: string;
+  /** Port of this API, for the redirect to another origin. */
+  port: number;
+  /** Marks the connection as closed by the server on purpose (not counted as closed early). */
+  abortedByServer(): void;
+}
+
+export function send(
+  res: ServerResponse,
+  requestId: string,
+  status: number,
+  body: string | Buffer,
+  contentType = JSON_TYPE,
+  headers?: Readonly<Record<string, string>>,
+): void {
+  if (res.destroyed) return;
+  res.writeHead(status, {
+    "content-type": contentType,
+    "content-length": typeof body === "string" ? Buffer.byteLength(body) : body.length,
+    "x-request-id": requestId,
+    ...headers,
+  });
+  res.end(body);
+}
+
+export function sendOutcome(ex: Exchange, outcome: Outcome): void {
+  send(ex.res, ex.requestId, outcome.status, outcome.body, JSON_TYPE, outcome.headers);
+}
+
+/** Resolves after `ms`, or as soon as the response closes (client gone, server closing). */
+export function pause(ms: number, res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      res.off("close", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    res.once("close", done);
+  });
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.once("drain", done);
+    res.once("close", done);
+  });
+}
+
+const HTML_PAGE = `<html>
+<head><title>502 Bad Gateway</title></head>
+<body>
+<center><h1>502 Bad Gateway</h1></center>
+<hr><center>nginx</center>
+</body>
+</html>
+`;
+
+/** The variants answered without running the request. */
+export function answerBeforeHandler(variant: MalformedVariant, ex: Exchange): void {
+  switch (variant) {
+    case "html":
+      send(ex.res, ex.requestId, 502, HTML_PAGE, "text/html; charset=utf-8");
+      return;
+    case "error-shape-200":
+      send(
+        ex.res,
+        ex.requestId,
+        200,
+        errorJson(500, "internal error while reading the part store", "internal"),
+      );
+      return;
+    case "redirect-other-host": {
+      const status = ex.req.method === "GET" ? 302 : 307;
+      send(ex.res, ex.requestId, status, errorJson(status, "moved to another host"), JSON_TYPE, {
+        location: `http://127.0.0.2:${ex.port}${ex.req.url ?? "/"}`,
+      });
+      return;
+    }
+    default:
+      throw new Error(`variant ${variant} needs the handler's outcome`);
+  }
+}
+
+/** Size of the oversized body: a little over 16 MiB. */
+export const OVERSIZED_BYTES = 16 * 1024 * 1024 + 512 * 1024;
+let padding: Buffer | undefined;
+
+async function streamOversized(ex: Exchange, outcome: Outcome): Promise<void> {
+  const { res } = ex;
+  res.writeHead(outcome.status, { "content-type": JSON_TYPE, "x-request-id": ex.requestId });
+  const base = outcome.body.trimEnd();
+  const open = base.endsWith("}") ? base.slice(0, -1) : "{";
+  const separator = open.trimEnd().endsWith("{") ? "" : ",";
+  res.write(`${open}${separator}"padding":"`);
+  padding ??= Buffer.alloc(64 * 1024, "x");
+  for (let sent = 0; sent < OVERSIZED_BYTES; sent += padding.length) {
+    if (res.destroyed) return;
+    if (!res.write(padding)) await drained(res);
+  }
+  if (!res.destroyed) res.end('"}');
+}
+
+async function slowDrip(ex: Exchange, outcome: Outcome, durationMs: number): Promise<void> {
+  const { res } = ex;
+  const body = Buffer.from(outcome.body);
+  res.writeHead(outcome.status, {
+    "content-type": JSON_TYPE,
+    "content-length": body.length,
+    "x-request-id": ex.requestId,
+  });
+  res.flushHeaders();
+  const ticks = Math.max(1, Math.min(body.length, Math.floor(durationMs / 50)));
+  const chunk = Math.max(1, Math.ceil(body.length / ticks));
+  const interval = durationMs / Math.max(1, Math.ceil(body.length / chunk));
+  for (let offset = 0; offset < body.length; offset += chunk) {
+    if (offset > 0) await pause(interval, res);
+    if (res.destroyed) return;
+    res.write(body.subarray(offset, offset + chunk));
+  }
+  res.end();
+}
+
+async function resetMidBody(ex: Exchange, outcome: Outcome): Promise<void> {
+  const { res } = ex;
+  const body = Buffer.from(outcome.body);
+  res.writeHead(outcome.status, {
+    "content-type": JSON_TYPE,
+    "content-length": body.length,
+    "x-request-id": ex.requestId,
+  });
+  res.write(body.subarray(0, Math.max(1, Math.floor(body.length / 2))));
+  await pause(30, res);
+  if (res.destroyed) return;
+  ex.abortedByServer();
+  res.socket?.resetAndDestroy();
+}
+
+function mangleJson(body: string, f: (value: unknown) => unknown): string {
+  try {
+    return JSON.stringify(f(JSON.parse(body)));
+  } catch {
+    return body;
+  }
+}
+
+/** The variants that mangle the outcome of a request that did run. */
+export async function answerMangled(
+  variant: MalformedVariant,
+  ex: Exchange,
+  outcome: Outcome,
+  durationMs = 5000,
+): Promise<void> {
+  const { res, requestId } = ex;
+  if (res.destroyed) return;
+  switch (variant) {
+    case "truncated-json": {
+      const body = Buffer.from(outcome.body);
+      send(
+        res,
+        requestId,
+        outcome.status,
+        body.subarray(0, Math.floor(body.length / 2)),
+        JSON_TYPE,
+        outcome.headers,
+      );
+      return;
+    }
+    case "wrong-content-type":
+      send(res, requestId, outcome.status, outcome.body, "text/plain; charset=utf-8", outcome.headers);
+      return;
+    case "empty":
+      send(res, requestId, outcome.status, "", JSON_TYPE, outcome.headers);
+      return;
+    case "wrong-field-types":
+      send(
+        res,
+        requestId,
+        outcome.status,
+        mangleJson(outcome.body, withWrongFieldTypes),
+        JSON_TYPE,
+        outcome.headers,
+      );
+      return;
+    case "missing-required":
+      send(
+        res,
+        requestId,
+        outcome.status,
+        mangleJson(outcome.body, withoutRequiredField),
+        JSON_TYPE,
+        outcome.headers,
+      );
+      return;
+    case "extra-fields":
+      send(
+        res,
+        requestId,
+        outcome.status,
+        mangleJson(outcome.body, withExtraFields),
+        JSON_TYPE,
+        outcome.headers,
+      );
+      return;
+    case "oversized":
+      return streamOversized(ex, outcome);
+    case "slow-drip":
+      return slowDrip(ex, outcome, durationMs);
+    case "reset-mid-body":
+      return resetMidBody(ex, outcome);
+    default:
+      answerBeforeHandler(variant, ex);
+  }
+}
