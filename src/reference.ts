@@ -1,0 +1,211 @@
+// Reference data (processes, materials, standards, criticalities, categories) changes rarely and
+// is looked up again and again, by tools, resources, describe_part and completions. This is their
+// one way to it: an LRU cache with a TTL whose entries are promises, so concurrent lookups of the
+// same record share one upstream request, and whose keys start with the token's digest, so that
+// nothing fetched with one token is ever served to another.
+import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
+import type { z } from "zod";
+import type { ListStandardsQuery } from "./api/endpoints";
+import type { Category, Criticality, Material, Part, Process, Standard } from "./api/schemas";
+import type { CallOptions, PartsApiClient } from "./client";
+
+export interface ReferenceCacheOptions {
+  /** How long a record is served from memory; 0 turns the cache off. */
+  ttlMs: number;
+  maxEntries: number;
+}
+
+interface Records {
+  process: Process;
+  material: Material;
+  standard: Standard;
+  criticality: Criticality;
+  category: Category;
+}
+export type ReferenceKind = keyof Records;
+/** What completions offer: reference ids, and the ids of parts, RFQs and factories seen so far. */
+export type KnownKind = ReferenceKind | "part" | "rfq" | "factory";
+const MAX_KNOWN_PER_KIND = 5_000;
+export type BatchKind = "standard" | "criticality" | "category";
+
+const BATCH_ENDPOINT = {
+  standard: "batchGetStandards",
+  criticality: "batchGetCriticalities",
+  category: "batchGetCategories",
+} as const;
+
+/** The field a batch result is matched on. */
+const keyOf = (kind: BatchKind, record: Records[BatchKind]) =>
+  kind === "standard" ? (record as Standard).code : (record as Criticality | Category).id;
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+function deferred<T>(): Deferred<T> {
+  const parts: Partial<Deferred<T>> = {};
+  parts.promise = new Promise<T>((resolve, reject) => Object.assign(parts, { resolve, reject }));
+  return parts as Deferred<T>;
+}
+
+const isNotFound = (error: unknown) => (error as { status?: number } | undefined)?.status === 404;
+
+/** Marks a batch entry the API did not return: resolved, not an error, and never cached. */
+const MISSING: unique symbol = Symbol("missing");
+
+export class ReferenceData {
+  readonly #api: PartsApiClient;
+  readonly #defaultToken: string;
+  readonly #cache: LRUCache<string, Promise<unknown>> | undefined;
+  readonly #partitions = new Map<string, string>();
+  readonly #known = new LRUCache<string, Set<string>>({ max: 10_000 });
+
+  constructor(api: PartsApiClient, defaultToken: string, options: ReferenceCacheOptions) {
+    this.#api = api;
+    this.#defaultToken = defaultToken;
+    this.#cache =
+      options.ttlMs > 0 ? new LRUCache({ max: options.maxEntries, ttl: options.ttlMs }) : undefined;
+  }
+
+  process(code: string, call: CallOptions): Promise<Process> {
+    return this.#record("process", code, call, () =>
+      this.#api.call("getProcess", { params: { code } }, call),
+    );
+  }
+
+  material(code: string, call: CallOptions): Promise<Material> {
+    return this.#record("material", code, call, () =>
+      this.#api.call("getMaterial", { params: { code } }, call),
+    );
+  }
+
+  standard(code: string, call: CallOptions): Promise<Standard> {
+    return this.#record("standard", code, call, () =>
+      this.#api.call("getStandard", { params: { code } }, call),
+    );
+  }
+
+  criticality(id: string, call: CallOptions): Promise<Criticality> {
+    return this.#record("criticality", id, call, () =>
+      this.#api.call("getCriticality", { params: { id } }, call),
+    );
+  }
+
+  /** Remembers ids this token has been shown, for completions. */
+  remember(kind: KnownKind, ids: Iterable<string | undefined>, call: CallOptions): void {
+    const key = `${this.#partition(call.token ?? this.#defaultToken)}/${kind}`;
+    let known = this.#known.get(key);
+    if (!known) this.#known.set(key, (known = new Set()));
+    for (const id of ids) {
+      if (id === undefined) continue;
+      known.delete(id);
+      known.add(id);
+      if (known.size > MAX_KNOWN_PER_KIND) known.delete(known.values().next().value as string);
+    }
+  }
+
+  /** Remembers a part and everything it references. */
+  rememberPart(part: Part, call: CallOptions): void {
+    this.remember("part", [part.id, part.parentId], call);
+    this.remember("process", [part.processId], call);
+    this.remember("material", [part.materialId], call);
+    this.remember("standard", part.standardIds ?? [], call);
+    this.remember("criticality", part.criticalityIds ?? [], call);
+    this.remember("category", part.categoryIds ?? [], call);
+  }
+
+  known(kind: KnownKind, call: CallOptions): string[] {
+    return [...(this.#known.get(`${this.#partition(call.token ?? this.#defaultToken)}/${kind}`) ?? [])];
+  }
+
+  standards(filter: z.input<typeof ListStandardsQuery>, call: CallOptions): Promise<Standard[]> {
+    const key = `standards?${filter.governingBody ?? ""}&${filter.materialType ?? ""}`;
+    return this.#shared(call, key, async () => {
+      const { items } = await this.#api.call("listStandards", { query: filter }, call);
+      return items;
+    });
+  }
+
+  /**
+   * Several records of one kind: cached ones from memory, the rest in one batch request (chunked
+   * by the client). Each requested key is claimed in the cache before the request goes out, so a
+   * concurrent lookup of the same key waits for this request instead of making its own.
+   */
+  async batch<K extends BatchKind>(
+    kind: K,
+    keys: string[],
+    call: CallOptions,
+  ): Promise<{ items: Records[K][]; missing: string[] }> {
+    const unique = [...new Set(keys)];
+    const pending = new Map<string, Deferred<Records[K] | typeof MISSING>>();
+    const lookups = unique.map((key) =>
+      this.#shared(call, `${kind}:${key}`, () => {
+        const entry = deferred<Records[K] | typeof MISSING>();
+        pending.set(key, entry);
+        return entry.promise;
+      }).catch((error: unknown): typeof MISSING => {
+        if (isNotFound(error)) return MISSING;
+        throw error;
+      }),
+    );
+    if (pending.size > 0) {
+      this.#api.batchGet(BATCH_ENDPOINT[kind], [...pending.keys()], call).then(
+        ({ items }) => {
+          for (const item of items as Records[K][]) pending.get(keyOf(kind, item))?.resolve(item);
+          for (const entry of pending.values()) entry.resolve(MISSING);
+        },
+        (error: unknown) => {
+          for (const entry of pending.values()) entry.reject(error);
+        },
+      );
+    }
+    const results = await Promise.all(lookups);
+    const items: Records[K][] = [];
+    const missing: string[] = [];
+    results.forEach((result, index) => {
+      if (result === MISSING) missing.push(unique[index] as string);
+      else items.push(result);
+    });
+    this.remember(
+      kind,
+      items.map((item) => keyOf(kind, item)),
+      call,
+    );
+    return { items, missing };
+  }
+
+  async #record<T>(kind: ReferenceKind, id: string, call: CallOptions, load: () => Promise<T>): Promise<T> {
+    const record = await this.#shared(call, `${kind}:${id}`, load);
+    this.remember(kind, [id], call);
+    return record;
+  }
+
+  /** Shares one promise per key and token; a failed or missing lookup is dropped, never cached. */
+  #shared<T>(call: CallOptions, key: string, load: () => Promise<T>): Promise<T> {
+    const cache = this.#cache;
+    if (!cache) return load();
+    const fullKey = `${this.#partition(call.token ?? this.#defaultToken)}/${key}`;
+    const hit = cache.get(fullKey) as Promise<T> | undefined;
+    if (hit) return hit;
+    const loading = load();
+    cache.set(fullKey, loading);
+    const forget = () => {
+      if (cache.get(fullKey) === loading) cache.delete(fullKey);
+    };
+    loading.then((value) => value === MISSING && forget(), forget);
+    return loading;
+  }
+
+  #partition(token: string): string {
+    let digest = this.#partitions.get(token);
+    if (digest === undefined) {
+      digest = createHash("sha256").update(token).digest("base64url").slice(0, 16);
+      if (this.#partitions.size > 10_000) this.#partitions.clear();
+      this.#partitions.set(token, digest);
+    }
+    return digest;
+  }
+}

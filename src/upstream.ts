@@ -1,0 +1,44 @@
+// The API this server talks to: the configured environment, or, for `local` with no base URL,
+// the embedded sample API started inside this process on loopback.
+import { PartsApiClient } from "./client";
+import type { ApiConfig } from "./config";
+import type { Logger } from "./log";
+import { type ReferenceCacheOptions, ReferenceData } from "./reference";
+import type { Connection } from "./server";
+
+export interface Upstream {
+  api: PartsApiClient;
+  reference: ReferenceData;
+  connection: Connection;
+  token: string;
+  close(): Promise<void>;
+}
+
+export async function openUpstream(
+  config: ApiConfig,
+  cache: ReferenceCacheOptions,
+  logger: Logger,
+): Promise<Upstream> {
+  let baseUrl = config.baseUrl;
+  let token = config.token;
+  let closeEmbedded = async () => {};
+  if (baseUrl === undefined) {
+    const { startEmbeddedApi } = await import("./embedded");
+    const embedded = await startEmbeddedApi();
+    baseUrl = embedded.url;
+    token ??= embedded.demoToken;
+    closeEmbedded = () => embedded.close();
+  }
+  if (token === undefined) throw new Error("no token: the configuration should have refused to start");
+  const api = new PartsApiClient({ ...config, baseUrl, token, logger });
+  return {
+    api,
+    reference: new ReferenceData(api, token, cache),
+    token,
+    connection: { environment: config.environment, baseUrl, embedded: config.environment === "local" },
+    close: async () => {
+      await api.close();
+      await closeEmbedded();
+    },
+  };
+}

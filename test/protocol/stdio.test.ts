@@ -1,0 +1,117 @@
+// The stdio process itself: what it says on start-up, that stdout carries only protocol, and that
+// it stops cleanly when its client goes away or it is told to.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EmbeddedApi, startEmbeddedApi } from "../../src/embedded";
+import { mcpJsonEntry, repoRoot, startServer } from "../support/mcp-server";
+
+let api: EmbeddedApi;
+beforeAll(async () => {
+  api = await startEmbeddedApi();
+});
+afterAll(() => api?.close());
+
+function spawnFromMcpJson(env: Record<string, string>) {
+  const entry = mcpJsonEntry();
+  return spawn(process.execPath, entry.args, {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? "", ...entry.env, ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+}
+
+const initialize = `${JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+})}\n`;
+
+describe("the stdio server", () => {
+  it("names its environment and base URL on stderr at start-up, never the token", async () => {
+    const server = await startServer({ sharedApi: api });
+    try {
+      await server.client.listTools();
+      expect(server.stderr()).toMatch(/ready on stdio/);
+      expect(server.stderr()).toContain(api.url);
+      expect(server.stderr()).toMatch(/local/);
+      expect(server.stderr()).not.toContain(api.demoToken);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("says in its instructions that it is connected to sample data", async () => {
+    const server = await startServer({ sharedApi: api });
+    try {
+      expect(server.client.getInstructions()).toMatch(/embedded sample API/);
+      expect(server.client.getInstructions()).toMatch(/describe_part/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("writes only JSON-RPC to stdout, and exits 0 when stdin closes", async () => {
+    const child = spawnFromMcpJson({
+      PARTS_API_BASE_URL: api.url,
+      PARTS_API_TOKEN: api.demoToken,
+      PARTS_MCP_LOG_LEVEL: "debug",
+    });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stdin.write(initialize);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_part", arguments: { id: "nope" } } })}\n`,
+    );
+    while (stdout.split("\n").filter(Boolean).length < 2) await once(child.stdout, "data");
+    child.stdin.end();
+    const [code] = await once(child, "exit");
+    expect(code).toBe(0);
+    const lines = stdout.split("\n").filter(Boolean);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
+    expect(lines.map((l) => JSON.parse(l).id)).toEqual([1, 2]);
+  });
+
+  it("exits 0 on SIGTERM", async () => {
+    const child = spawnFromMcpJson({ PARTS_API_BASE_URL: api.url, PARTS_API_TOKEN: api.demoToken });
+    child.stdin.write(initialize);
+    await once(child.stdout, "data");
+    child.kill("SIGTERM");
+    const [code] = await once(child, "exit");
+    expect(code).toBe(0);
+  });
+
+  it("starts its own embedded API when nothing else is configured", async () => {
+    const child = spawnFromMcpJson({});
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stdin.write(initialize);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_standards", arguments: {} } })}\n`,
+    );
+    while (!stdout.includes('"id":2')) await once(child.stdout, "data");
+    child.stdin.end();
+    await once(child, "exit");
+    const answer = JSON.parse(stdout.split("\n").find((l) => l.includes('"id":2')) ?? "{}");
+    expect(answer.result.isError).toBeFalsy();
+    expect(answer.result.structuredContent.items.length).toBeGreaterThan(0);
+  });
+
+  it("refuses to start with a token but no environment chosen, naming the variable", async () => {
+    const child = spawnFromMcpJson({ PARTS_API_ENV: "", PARTS_API_TOKEN: "pat_real_looking_token" });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [code] = await once(child, "exit");
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/PARTS_API_ENV/);
+    expect(stderr).not.toContain("pat_real_looking_token");
+  });
+});

@@ -1,0 +1,67 @@
+// The reference cache at the unit level, against the embedded API: entries are partitioned by
+// token, so a record fetched with one token is never served to another.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PartsApiClient } from "../src/client";
+import { type EmbeddedApi, startEmbeddedApi } from "../src/embedded";
+import { silentLogger } from "../src/log";
+import { ReferenceData } from "../src/reference";
+
+let api: EmbeddedApi;
+let client: PartsApiClient;
+
+beforeAll(async () => {
+  api = await startEmbeddedApi();
+  client = new PartsApiClient({
+    baseUrl: api.url,
+    token: api.demoToken,
+    timeoutMs: 5_000,
+    attemptTimeoutMs: 5_000,
+    maxRetries: 0,
+    batchSize: 50,
+    maxResponseBytes: 1 << 20,
+    logger: silentLogger,
+  });
+});
+
+afterAll(async () => {
+  await client?.close();
+  await api?.close();
+});
+
+const code = () => api.store.standards()[0]?.code as string;
+
+describe("ReferenceData", () => {
+  it("keeps entries per token: another token makes its own request", async () => {
+    const reference = new ReferenceData(client, api.demoToken, { ttlMs: 60_000, maxEntries: 100 });
+    const [first, second] = api.accounts;
+    const before = api.stats.requests("getStandard");
+    await reference.standard(code(), { token: first?.token });
+    await reference.standard(code(), { token: first?.token });
+    expect(api.stats.requests("getStandard") - before).toBe(1);
+    await reference.standard(code(), { token: second?.token });
+    expect(api.stats.requests("getStandard") - before).toBe(2);
+  });
+
+  it("never serves a cached record to a token the API refuses", async () => {
+    const reference = new ReferenceData(client, api.demoToken, { ttlMs: 60_000, maxEntries: 100 });
+    await reference.standard(code(), {});
+    await expect(reference.standard(code(), { token: "pat_not_a_real_token" })).rejects.toMatchObject({
+      status: 401,
+    });
+  });
+
+  it("keeps what completions offer per token too", async () => {
+    const reference = new ReferenceData(client, api.demoToken, { ttlMs: 60_000, maxEntries: 100 });
+    reference.remember("part", ["p-secret-1"], { token: "a" });
+    expect(reference.known("part", { token: "a" })).toEqual(["p-secret-1"]);
+    expect(reference.known("part", { token: "b" })).toEqual([]);
+  });
+
+  it("with a TTL of 0 caches nothing", async () => {
+    const reference = new ReferenceData(client, api.demoToken, { ttlMs: 0, maxEntries: 100 });
+    const before = api.stats.requests("getStandard");
+    await reference.standard(code(), {});
+    await reference.standard(code(), {});
+    expect(api.stats.requests("getStandard") - before).toBe(2);
+  });
+});

@@ -1,0 +1,85 @@
+// Starts the server the way an MCP client does, from mcp.json, against an embedded API that the
+// test owns (so it can count requests and inject faults), and connects an SDK Client over stdio.
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type EmbeddedApi, type EmbeddedApiOptions, startEmbeddedApi } from "../../src/embedded";
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** Everything spawned servers write to stderr lands here too, for the suite-wide secret scan. */
+export const serverLogDir = join(repoRoot, ".test-logs");
+
+interface McpJson {
+  mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+}
+
+export function mcpJsonEntry() {
+  const entry = (JSON.parse(readFileSync(join(repoRoot, "mcp.json"), "utf8")) as McpJson).mcpServers[
+    "parts-mcp"
+  ];
+  if (!entry) throw new Error("mcp.json has no parts-mcp server");
+  return entry;
+}
+
+export interface RunningServer {
+  client: Client;
+  api: EmbeddedApi;
+  stderr(): string;
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  api?: EmbeddedApiOptions;
+  /** Use this API instead of starting one (the caller closes it). */
+  sharedApi?: EmbeddedApi;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const api = options.sharedApi ?? (await startEmbeddedApi(options.api));
+  const entry = mcpJsonEntry();
+  const transport = new StdioClientTransport({
+    command: entry.command === "node" ? process.execPath : entry.command,
+    args: entry.args,
+    cwd: repoRoot,
+    env: {
+      ...entry.env,
+      PARTS_API_BASE_URL: api.url,
+      PARTS_API_TOKEN: api.demoToken,
+      PARTS_MCP_LOG_LEVEL: "debug",
+      ...options.env,
+    },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  mkdirSync(serverLogDir, { recursive: true });
+  const logFile = join(
+    serverLogDir,
+    `server-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.log`,
+  );
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+    appendFileSync(logFile, chunk);
+  });
+  const client = new Client({ name: "parts-mcp-tests", version: "1.0.0" });
+  await client.connect(transport);
+  return {
+    client,
+    api,
+    stderr: () => stderr,
+    call: (name, args = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>,
+    close: async () => {
+      await client.close();
+      if (!options.sharedApi) await api.close();
+    },
+  };
+}
+
+export function textOf(result: CallToolResult): string {
+  return result.content.map((item) => (item.type === "text" ? item.text : "")).join("");
+}

@@ -1,0 +1,62 @@
+// What a tool is: one declaration with its schemas, hints and handler. `defineTool` exists only
+// for type inference; the server registers every definition of `tools/index.ts` in one loop.
+import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import type { CallOptions, PartsApiClient } from "../src/client";
+import type { KnownKind, ReferenceData } from "../src/reference";
+
+export const TOOL_GROUPS = ["parts", "rfqs", "factories", "reference"] as const;
+export type ToolGroup = (typeof TOOL_GROUPS)[number];
+
+/** Everything a handler may use for one call: the API, the reference cache in front of it, and
+ * the call's deadline, signal and token. */
+export interface ToolContext {
+  api: PartsApiClient;
+  reference: ReferenceData;
+  call: CallOptions;
+}
+
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  group: ToolGroup;
+  description: string;
+  input: I;
+  output: O;
+  annotations: Required<
+    Pick<ToolAnnotations, "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint">
+  >;
+  /** What to do when the API answers 404: where valid ids come from. */
+  notFound: string;
+  handler(args: z.output<I>, context: ToolContext): Promise<z.output<O>>;
+  /** Records the result mentions, returned as `resource_link`s to their `parts://` URIs. */
+  links?(result: z.output<O>): ResourceRef[];
+}
+
+export interface ResourceRef {
+  kind: KnownKind;
+  id: string;
+  title?: string;
+}
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
+  definition: ToolDefinition<I, O>,
+): ToolDefinition<I, O> {
+  return definition;
+}
+
+/** Reads that cannot change anything, upstream or here. */
+export const READ = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+} as const;
+
+/** Creates something new upstream: not destructive, but a repeat makes a second one. */
+export const CREATE = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: true,
+} as const;

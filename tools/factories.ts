@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { Factory } from "../src/api/schemas";
+import { defineTool, READ } from "./define";
+import { factoryId } from "./params";
+
+export const getFactory = defineTool({
+  name: "get_factory",
+  title: "Get factory",
+  group: "factories",
+  description: "Get a factory by id: its name and the organisation that runs it.",
+  input: z.object({ id: factoryId }),
+  output: Factory,
+  annotations: READ,
+  notFound: "Check the factory id with the user: the API offers no way to list factories.",
+  handler: async ({ id }, { api, reference, call }) => {
+    const factory = await api.call("getFactory", { params: { id } }, call);
+    reference.remember("factory", [factory.id], call);
+    return factory;
+  },
+});

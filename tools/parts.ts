@@ -1,0 +1,217 @@
+import { z } from "zod";
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../src/api/endpoints";
+import {
+  Category,
+  CreatePartBody,
+  CreatePartResult,
+  Criticality,
+  ImportFileResult,
+  Material,
+  Part,
+  PartView,
+  Process,
+  Standard,
+} from "../src/api/schemas";
+import { shortErrorMessage } from "../src/errors";
+import type { BatchKind, ReferenceKind } from "../src/reference";
+import { CREATE, defineTool, READ, type ResourceRef } from "./define";
+import { categoryId, criticalityId, materialCode, partId, processCode, standardCode } from "./params";
+
+const LIST_PARTS_HINT = "Use list_parts (view IP_OWNER for your organisation's parts) to find part ids.";
+
+export const createPart = defineTool({
+  name: "create_part",
+  title: "Create part",
+  group: "parts",
+  description:
+    "Create a part. Only title is required. Look up codes first: processId with get_process, materialId with get_material, standardIds with list_standards. Not idempotent: calling it twice creates two parts.",
+  input: CreatePartBody.extend({
+    title: CreatePartBody.shape.title.describe("Part title"),
+    processId: processCode.optional(),
+    materialId: materialCode.optional(),
+    standardIds: z.array(standardCode).optional(),
+    criticalityIds: z.array(criticalityId).optional(),
+    categoryIds: z.array(categoryId).optional(),
+    internal: z.boolean().optional().describe("Visible only inside your organisation"),
+    requireSubscription: z.boolean().optional().describe("Buyers need a subscription to order it"),
+    metadata: CreatePartBody.shape.metadata.describe("Free key-value pairs (string values)"),
+    customFields: CreatePartBody.shape.customFields.describe(
+      "Dropdown selections; ids as shown in customFields of your organisation's parts",
+    ),
+  }),
+  output: CreatePartResult,
+  annotations: CREATE,
+  notFound: "A referenced record does not exist; check the ids named in the message.",
+  handler: async (body, { api, reference, call }) => {
+    const created = await api.call("createPart", { body }, call);
+    reference.remember("part", [created.id], call);
+    return created;
+  },
+  links: ({ id }) => [{ kind: "part", id }],
+});
+
+export const getPart = defineTool({
+  name: "get_part",
+  title: "Get part",
+  group: "parts",
+  description:
+    "Get one part by id: title, process, material, standards, criticalities, categories, dimensions. For those references resolved to full records in one call, use describe_part.",
+  input: z.object({ id: partId }),
+  output: Part,
+  annotations: READ,
+  notFound: LIST_PARTS_HINT,
+  handler: async ({ id }, { api, reference, call }) => {
+    const part = await api.call("getPart", { params: { id } }, call);
+    reference.rememberPart(part, call);
+    return part;
+  },
+  links: (part) => referencesOf(part),
+});
+
+export const listParts = defineTool({
+  name: "list_parts",
+  title: "List parts",
+  group: "parts",
+  description: `List parts a page at a time (${PAGE_SIZE_DEFAULT} by default). When hasMore is true, call again with page set to nextPage.`,
+  input: z.object({
+    page: z.number().int().min(1).optional().describe("Page number, from 1 (default 1)"),
+    pageSize: z
+      .number()
+      .int()
+      .min(1)
+      .max(PAGE_SIZE_MAX)
+      .optional()
+      .describe(`Parts per page, 1 to ${PAGE_SIZE_MAX} (default ${PAGE_SIZE_DEFAULT})`),
+    view: PartView.optional().describe(
+      "IP_OWNER: parts your organisation owns; CONSUMER: published parts of others you may buy; default: both",
+    ),
+  }),
+  output: z.object({
+    items: z.array(Part),
+    hasMore: z.boolean(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    nextPage: z.number().int().optional().describe("Pass as page to get the next page"),
+  }),
+  annotations: READ,
+  notFound: LIST_PARTS_HINT,
+  handler: async (query, { api, reference, call }) => {
+    const { items, hasMore } = await api.call("listParts", { query }, call);
+    for (const part of items) reference.rememberPart(part, call);
+    const page = query.page ?? 1;
+    const result = { items, hasMore, page, pageSize: query.pageSize ?? PAGE_SIZE_DEFAULT };
+    return hasMore ? { ...result, nextPage: page + 1 } : result;
+  },
+});
+
+export const importPartFile = defineTool({
+  name: "import_part_file",
+  title: "Import file into part",
+  group: "parts",
+  description:
+    "Attach an externally hosted file (e.g. a CAD model) to a part, given its SAS URL. Not idempotent: each call imports the file again.",
+  input: z.object({
+    partId,
+    name: z.string().min(1).max(255).describe('File name, e.g. "bracket.step"'),
+    sasUrl: z
+      .url({ protocol: /^https?$/ })
+      .max(4096)
+      .describe("Absolute https URL of the file, including its SAS query string (kept secret)"),
+  }),
+  output: ImportFileResult,
+  annotations: CREATE,
+  notFound: LIST_PARTS_HINT,
+  handler: ({ partId, name, sasUrl }, { api, call }) =>
+    api.call("importPartFile", { params: { partId }, body: { name, sasUrl } }, call),
+});
+
+const REFERENCE_KINDS = [
+  "process",
+  "material",
+  "standard",
+  "criticality",
+  "category",
+] as const satisfies ReferenceKind[];
+interface Unresolved {
+  kind: ReferenceKind;
+  id: string;
+  reason: string;
+}
+
+export const describePart = defineTool({
+  name: "describe_part",
+  title: "Describe part",
+  group: "parts",
+  description:
+    "Get a part with its process, material, standards, criticalities and categories resolved to full records, in one call. References that could not be resolved are listed in unresolved with the reason.",
+  input: z.object({ id: partId }),
+  output: z.object({
+    part: Part,
+    process: Process.optional(),
+    material: Material.optional(),
+    standards: z.array(Standard),
+    criticalities: z.array(Criticality),
+    categories: z.array(Category),
+    unresolved: z
+      .array(z.object({ kind: z.enum(REFERENCE_KINDS), id: z.string(), reason: z.string() }))
+      .optional(),
+  }),
+  annotations: READ,
+  notFound: LIST_PARTS_HINT,
+  handler: async ({ id }, { api, reference, call }) => {
+    const part = await api.call("getPart", { params: { id } }, call);
+    reference.rememberPart(part, call);
+    const unresolved: Unresolved[] = [];
+    const one = <T>(kind: ReferenceKind, code: string | undefined, lookup: (code: string) => Promise<T>) =>
+      code === undefined
+        ? undefined
+        : lookup(code).catch((error: unknown) => void unresolved.push(failure(kind, code, error)));
+    const many = async <K extends BatchKind>(kind: K, keys: string[] | undefined) => {
+      if (!keys?.length) return [];
+      try {
+        const { items, missing } = await reference.batch(kind, keys, call);
+        for (const key of missing) unresolved.push({ kind, id: key, reason: "not found" });
+        return items;
+      } catch (error) {
+        for (const key of new Set(keys)) unresolved.push(failure(kind, key, error));
+        return [];
+      }
+    };
+    const [process, material, standards, criticalities, categories] = await Promise.all([
+      one("process", part.processId, (code) => reference.process(code, call)),
+      one("material", part.materialId, (code) => reference.material(code, call)),
+      many("standard", part.standardIds),
+      many("criticality", part.criticalityIds),
+      many("category", part.categoryIds),
+    ]);
+    return {
+      part,
+      ...(process && { process }),
+      ...(material && { material }),
+      standards,
+      criticalities,
+      categories,
+      ...(unresolved.length > 0 && { unresolved }),
+    };
+  },
+  links: ({ part }) => referencesOf(part),
+});
+
+/** The part itself and every reference record it names, as resources. */
+function referencesOf(part: Part): ResourceRef[] {
+  const refs = (kind: ResourceRef["kind"], ids: (string | undefined)[] = []) =>
+    ids.flatMap((id) => (id === undefined ? [] : [{ kind, id }]));
+  return [
+    { kind: "part", id: part.id, title: part.title },
+    ...refs("process", [part.processId]),
+    ...refs("material", [part.materialId]),
+    ...refs("standard", part.standardIds),
+    ...refs("criticality", part.criticalityIds),
+    ...refs("category", part.categoryIds),
+  ];
+}
+
+function failure(kind: ReferenceKind, id: string, error: unknown): Unresolved {
+  const notFound = (error as { status?: number }).status === 404;
+  return { kind, id, reason: notFound ? "not found" : shortErrorMessage(error) };
+}
