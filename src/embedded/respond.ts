@@ -178,55 +178,23 @@ export async function answerMangled(
 ): Promise<void> {
   const { res, requestId } = ex;
   if (res.destroyed) return;
+  const reply = (body: string | Buffer, contentType = JSON_TYPE) =>
+    send(res, requestId, outcome.status, body, contentType, outcome.headers);
   switch (variant) {
     case "truncated-json": {
       const body = Buffer.from(outcome.body);
-      send(
-        res,
-        requestId,
-        outcome.status,
-        body.subarray(0, Math.floor(body.length / 2)),
-        JSON_TYPE,
-        outcome.headers,
-      );
-      return;
+      return reply(body.subarray(0, Math.floor(body.length / 2)));
     }
     case "wrong-content-type":
-      send(res, requestId, outcome.status, outcome.body, "text/plain; charset=utf-8", outcome.headers);
-      return;
+      return reply(outcome.body, "text/plain; charset=utf-8");
     case "empty":
-      send(res, requestId, outcome.status, "", JSON_TYPE, outcome.headers);
-      return;
+      return reply("");
     case "wrong-field-types":
-      send(
-        res,
-        requestId,
-        outcome.status,
-        mangleJson(outcome.body, withWrongFieldTypes),
-        JSON_TYPE,
-        outcome.headers,
-      );
-      return;
+      return reply(mangleJson(outcome.body, withWrongFieldTypes));
     case "missing-required":
-      send(
-        res,
-        requestId,
-        outcome.status,
-        mangleJson(outcome.body, withoutRequiredField),
-        JSON_TYPE,
-        outcome.headers,
-      );
-      return;
+      return reply(mangleJson(outcome.body, withoutRequiredField));
     case "extra-fields":
-      send(
-        res,
-        requestId,
-        outcome.status,
-        mangleJson(outcome.body, withExtraFields),
-        JSON_TYPE,
-        outcome.headers,
-      );
-      return;
+      return reply(mangleJson(outcome.body, withExtraFields));
     case "oversized":
       return streamOversized(ex, outcome);
     case "slow-drip":
