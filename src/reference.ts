@@ -98,7 +98,10 @@ export class ReferenceData {
   remember(kind: KnownKind, ids: Iterable<string | undefined>, call: CallOptions): void {
     const key = `${this.#partition(call.token ?? this.#defaultToken)}/${kind}`;
     let known = this.#known.get(key);
-    if (!known) this.#known.set(key, (known = new Set()));
+    if (!known) {
+      known = new Set();
+      this.#known.set(key, known);
+    }
     for (const id of ids) {
       if (id === undefined) continue;
       known.delete(id);
