@@ -1,10 +1,33 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/** The suite-wide secret scan: reads what every other test file's servers wrote, so it runs last. */
+const SECRET_SCAN = "test/reliability/secrets.scan.test.ts";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     pool: "forks",
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "tests",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, SECRET_SCAN],
+          // Empties .test-logs/ before the run.
+          globalSetup: ["test/reliability/global-setup.ts"],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "secret-scan",
+          include: [SECRET_SCAN],
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

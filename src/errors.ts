@@ -23,15 +23,22 @@ export function toolErrorMessage(error: unknown, advice: ErrorAdvice): string {
 /** One line for a lookup that failed inside a larger answer, such as describe_part's unresolved. */
 export function shortErrorMessage(error: unknown): string {
   if (!(error instanceof PartsApiError)) return error instanceof Error ? error.message : String(error);
-  return `${error.status ?? error.kind}${error.upstreamMessage ? `: ${error.upstreamMessage}` : ""}`;
+  const said = error.upstreamMessage ?? error.detail;
+  return `${error.status ?? error.kind}${said ? `: ${said}` : ""}`;
 }
 
 function explain(error: PartsApiError, advice: ErrorAdvice): string {
-  const said = error.upstreamMessage ? `: ${error.upstreamMessage}` : "";
+  // The API's own message, or else the client's account of what was wrong (an unusable body, the
+  // network failure, a non-JSON error page, a refused size).
+  const detail = error.upstreamMessage ?? (error.kind === "redirect" ? undefined : error.detail);
+  const said = detail ? `: ${detail}` : "";
   const attempts = error.attempts > 1 ? ` after ${error.attempts} attempts` : "";
+  const answeredOk = error.status !== undefined && error.status >= 200 && error.status < 300;
   const mayHaveHappened = advice.idempotent
     ? ""
-    : " It was not retried, because this call is not idempotent: it may or may not have taken effect, so check (for a part, with list_parts view IP_OWNER) before calling again.";
+    : answeredOk
+      ? ` The API answered ${error.status}, so it most likely took effect: check (for a part, with list_parts view IP_OWNER) before calling again, or it will be done twice.`
+      : " It was not retried, because this call is not idempotent: it may or may not have taken effect, so check (for a part, with list_parts view IP_OWNER) before calling again.";
   switch (error.kind) {
     case "http":
       return explainStatus(error, advice, said, attempts, mayHaveHappened);
@@ -42,9 +49,9 @@ function explain(error: PartsApiError, advice: ErrorAdvice): string {
     case "cancelled":
       return "The call was cancelled before the Parts API answered.";
     case "contract":
-      return `The Parts API sent a response that does not match its specification${said}. The data cannot be trusted, so none is returned; this is a problem on the API's side.`;
+      return `The Parts API sent a response that does not match its specification${said}. The data cannot be trusted, so none is returned; this is a problem on the API's side.${mayHaveHappened}`;
     case "too_large":
-      return `The Parts API's response was too large and was refused${said}. Ask for less (for example a smaller pageSize).`;
+      return `The Parts API's response was too large and was refused${said}. Ask for less (for example a smaller pageSize).${mayHaveHappened}`;
     case "redirect":
       return `The Parts API answered with a redirect (${error.status}), which is not followed so that the token is never sent elsewhere. Check the configured base URL.`;
   }

@@ -53,6 +53,12 @@ function deferred<T>(): Deferred<T> {
 
 const isNotFound = (error: unknown) => (error as { status?: number } | undefined)?.status === 404;
 
+/** A failure of the caller that made the shared request (its cancel, its deadline), not of the record. */
+const endedForItsCaller = (error: unknown) => {
+  const kind = (error as { kind?: string } | undefined)?.kind;
+  return kind === "cancelled" || kind === "timeout";
+};
+
 /** Marks a batch entry the API did not return: resolved, not an error, and never cached. */
 const MISSING: unique symbol = Symbol("missing");
 
@@ -145,12 +151,22 @@ export class ReferenceData {
     const unique = [...new Set(keys)];
     const pending = new Map<string, Deferred<Records[K] | typeof MISSING>>();
     const lookups = unique.map((key) =>
-      this.#shared(call, `${kind}:${key}`, () => {
-        const entry = deferred<Records[K] | typeof MISSING>();
-        pending.set(key, entry);
-        return entry.promise;
-      }).catch((error: unknown): typeof MISSING => {
+      this.#shared(
+        call,
+        `${kind}:${key}`,
+        () => {
+          const entry = deferred<Records[K] | typeof MISSING>();
+          pending.set(key, entry);
+          return entry.promise;
+        },
+        false,
+      ).catch(async (error: unknown): Promise<Records[K] | typeof MISSING> => {
         if (isNotFound(error)) return MISSING;
+        // Another caller's shared request was cancelled or ran out of time: ask for this key ourselves.
+        if (endedForItsCaller(error) && !pending.has(key) && !call.signal?.aborted) {
+          const { items } = await this.#api.batchGet(BATCH_ENDPOINT[kind], [key], call);
+          return (items[0] as Records[K] | undefined) ?? MISSING;
+        }
         throw error;
       }),
     );
@@ -186,13 +202,24 @@ export class ReferenceData {
     return record;
   }
 
-  /** Shares one promise per key and token; a failed or missing lookup is dropped, never cached. */
-  #shared<T>(call: CallOptions, key: string, load: () => Promise<T>): Promise<T> {
+  /**
+   * Shares one promise per key and token; a failed or missing lookup is dropped, never cached.
+   * The shared request runs with the signal and deadline of the caller that started it: when it
+   * ends for that caller's reasons (cancelled, out of time), a caller still waiting makes its own
+   * (`rejoin`; a batch's claims cannot, their loader runs once, so batch re-requests what it misses).
+   */
+  #shared<T>(call: CallOptions, key: string, load: () => Promise<T>, rejoin = true): Promise<T> {
     const cache = this.#cache;
     if (!cache) return load();
     const fullKey = `${this.#partition(call.token ?? this.#defaultToken)}/${key}`;
     const hit = cache.get(fullKey) as Promise<T> | undefined;
-    if (hit) return hit;
+    if (hit) {
+      if (!rejoin) return hit;
+      return hit.catch((error: unknown) => {
+        if (!endedForItsCaller(error) || call.signal?.aborted) throw error;
+        return this.#shared(call, key, load);
+      });
+    }
     const loading = load();
     cache.set(fullKey, loading);
     const forget = () => {

@@ -5,7 +5,17 @@ import { z } from "zod";
 const MAX_ID_LENGTH = 200;
 const MAX_BATCH_KEYS = 200;
 
-const identifier = (description: string) => z.string().min(1).max(MAX_ID_LENGTH).describe(description);
+/** An unpaired UTF-16 surrogate: valid in a JSON string, impossible in a URL (encodeURIComponent throws). */
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+
+/** A string that can travel in a URL path or query: no unpaired surrogate. */
+export const urlSafe = (schema: z.ZodString) =>
+  schema.refine((value) => !UNPAIRED_SURROGATE.test(value), {
+    message: "contains an unpaired UTF-16 surrogate (broken Unicode); send valid text",
+  });
+
+const identifier = (description: string) =>
+  urlSafe(z.string().min(1).max(MAX_ID_LENGTH)).describe(description);
 
 export const partId = identifier("Part id, as returned by list_parts or create_part");
 export const rfqId = identifier("RFQ id");
@@ -16,5 +26,5 @@ export const standardCode = identifier('Standard code, e.g. "ASTM F3001", as ret
 export const criticalityId = identifier("Criticality id, e.g. from a part's criticalityIds");
 export const categoryId = identifier("Category id, e.g. from a part's categoryIds");
 
-export const batchOf = (item: z.ZodString, description: string) =>
+export const batchOf = (item: z.ZodType<string>, description: string) =>
   z.array(item).min(1).max(MAX_BATCH_KEYS).describe(`${description} (1 to ${MAX_BATCH_KEYS})`);

@@ -1,7 +1,15 @@
 import { z } from "zod";
 import { Category, Criticality, Material, MaterialType, Process, Standard } from "../src/api/schemas";
 import { defineTool, READ } from "./define";
-import { batchOf, categoryId, criticalityId, materialCode, processCode, standardCode } from "./params";
+import {
+  batchOf,
+  categoryId,
+  criticalityId,
+  materialCode,
+  processCode,
+  standardCode,
+  urlSafe,
+} from "./params";
 
 const STANDARDS_HINT = "Use list_standards to see valid standard codes.";
 
@@ -36,7 +44,9 @@ export const listStandards = defineTool({
   description:
     "List standards (ASTM, ISO, SAE AMS, DIN, MIL, ...), optionally filtered by governing body or material type.",
   input: z.object({
-    governingBody: z.string().min(1).max(100).optional().describe('Governing body, e.g. "ASTM", "ISO"'),
+    governingBody: urlSafe(z.string().min(1).max(100))
+      .optional()
+      .describe('Governing body, e.g. "ASTM", "ISO"'),
     materialType: MaterialType.optional().describe("Material type the standard applies to"),
   }),
   output: z.object({ items: z.array(Standard) }),

@@ -23,6 +23,7 @@ export interface PartsApiErrorInit {
   code?: string;
   retryAfterSeconds?: number;
   upstreamMessage?: string;
+  detail?: string;
   cause?: unknown;
 }
 
@@ -42,6 +43,12 @@ export class PartsApiError extends Error {
   readonly attempts: number;
   /** The API's own `message`, redacted. */
   readonly upstreamMessage?: string;
+  /**
+   * What was wrong, in a few words, when the API sent no message of its own: the body of a
+   * contract failure ("HTTP 200 with a body that is not valid JSON (truncated or garbled)"), the
+   * size of a refused response, the network failure, a non-JSON error page, a redirect's target.
+   */
+  readonly detail?: string;
 
   constructor(init: PartsApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -53,6 +60,7 @@ export class PartsApiError extends Error {
     if (init.code !== undefined) this.code = init.code;
     if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
     if (init.upstreamMessage !== undefined) this.upstreamMessage = init.upstreamMessage;
+    if (init.detail !== undefined) this.detail = init.detail;
   }
 }
 
@@ -160,7 +168,8 @@ export function errorFromResponse(
   const upstreamMessage = errorBody ? cleanUpstream(errorBody.message, ctx) : undefined;
   const code = errorBody?.code === undefined ? undefined : cleanUpstream(errorBody.code, ctx);
   const label = `HTTP ${status}${code ? ` ${code}` : ""}`;
-  const what = errorBody ? `: ${upstreamMessage}` : ` ${describeNonErrorBody(facts)}`;
+  const nonErrorBody = errorBody ? undefined : describeNonErrorBody(facts);
+  const what = nonErrorBody === undefined ? `: ${upstreamMessage}` : ` ${nonErrorBody}`;
   const hint = statusHint(status, ctx, retryAfterSeconds);
   return new PartsApiError({
     kind: "http",
@@ -172,6 +181,7 @@ export function errorFromResponse(
     ...(code === undefined ? {} : { code }),
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
     ...(upstreamMessage === undefined ? {} : { upstreamMessage }),
+    ...(nonErrorBody === undefined ? {} : { detail: `HTTP ${status} ${nonErrorBody}` }),
   });
 }
 
@@ -213,6 +223,7 @@ function redirectError(ctx: RequestContext, facts: ResponseFacts, attempts: numb
     path: ctx.path,
     attempts,
     status: facts.status,
+    detail: `HTTP ${facts.status}${target}`,
   });
 }
 
@@ -230,6 +241,7 @@ export function contractError(
     path: ctx.path,
     attempts,
     status,
+    detail: `HTTP ${status} ${problem}`,
   });
 }
 
@@ -300,12 +312,15 @@ export function errorFromFailure(
   const p = prefix(ctx);
   const n = attemptsNote(attempts);
   switch (failure.kind) {
-    case "too_large":
+    case "too_large": {
+      const size = `the response${failure.bytes ? ` (${failure.bytes} bytes or more)` : ""} is larger than the limit of ${limits.maxResponseBytes} bytes`;
       return new PartsApiError({
         ...base,
         kind: "too_large",
-        message: `${p}: the response${failure.bytes ? ` (${failure.bytes} bytes or more)` : ""} is larger than the limit of ${limits.maxResponseBytes} bytes and was not read; ask for less (smaller pages, fewer ids) or raise PARTS_API_MAX_RESPONSE_BYTES.`,
+        message: `${p}: ${size} and was not read; ask for less (smaller pages, fewer ids) or raise PARTS_API_MAX_RESPONSE_BYTES.`,
+        detail: size,
       });
+    }
     case "timeout": {
       const unsure = ctx.idempotent
         ? " Try again later, or raise PARTS_API_ATTEMPT_TIMEOUT_MS."
@@ -332,6 +347,7 @@ export function errorFromFailure(
         kind: "network",
         ...(code === undefined ? {} : { code }),
         message: `${p}: could not get an answer from ${ctx.origin}: ${text}${code ? ` (${code})` : ""}${n}.${unsure}`,
+        detail: text,
       });
     }
   }

@@ -129,6 +129,32 @@ describe("malformed answers give a clear error", () => {
     for (const key of Object.keys(part)) expect(known).toContain(key);
   });
 
+  it("every failure without an upstream message carries a short detail of what was wrong", async () => {
+    const cases: [MalformedVariant, RegExp][] = [
+      ["truncated-json", /^HTTP 200 with a body that is not valid JSON/],
+      ["wrong-content-type", /^HTTP 200 with content-type text\/plain instead of application\/json$/],
+      ["empty", /^HTTP 200 with an empty body/],
+      [
+        "missing-required",
+        /^HTTP 200 with a body that does not match the API's contract: .*\bid: expected string/,
+      ],
+      ["wrong-field-types", /^HTTP 200 .*: expected \w+, received \w+/],
+      ["html", /^HTTP 502 with an HTML page/],
+      ["oversized", /larger than the limit of 65536 bytes$/],
+      ["reset-mid-body", /^the connection (was reset|was closed by the other side)$/],
+      ["redirect-other-host", /^HTTP 302 to 127\.0\.0\.2:\d+$/],
+    ];
+    for (const [variant, detail] of cases) {
+      api.faults.clear();
+      const error = await failure(malformed(variant));
+      expect(error.detail, variant).toMatch(detail);
+      expect(error.message, variant).not.toContain(api.demoToken);
+    }
+    // An upstream message says it all: no detail beside it.
+    api.faults.clear();
+    expect((await failure(malformed("error-shape-200"))).detail).toBeUndefined();
+  });
+
   it("contract errors name nested paths like items[0].title", async () => {
     const server = createServer((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
