@@ -46,6 +46,11 @@ export class ConfigError extends Error {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/** The process environment with `overrides` (the command-line flags) on top. */
+export function environment(overrides: Env = {}): Env {
+  return { ...process.env, ...overrides };
+}
+
 export const ENV = {
   environment: "PARTS_API_ENV",
   baseUrl: "PARTS_API_BASE_URL",
@@ -76,7 +81,13 @@ export const API_DEFAULTS = {
 
 const MINUTES_10 = 600_000;
 
-export function loadApiConfig(env: Env = process.env): ApiConfig {
+export interface ApiConfigOptions {
+  /** False when every request brings its own token (per-user HTTP access): then a remote
+   * environment starts without PARTS_API_TOKEN. Default true. */
+  requireToken?: boolean;
+}
+
+export function loadApiConfig(env: Env = process.env, options: ApiConfigOptions = {}): ApiConfig {
   const chosenEnvironment = readEnv(env, ENV.environment);
   const environment = readChoice(env, ENV.environment, ENVIRONMENTS, "local");
   const token = readToken(env);
@@ -101,7 +112,7 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
         variable,
       );
     }
-    if (token === undefined) {
+    if (token === undefined && options.requireToken !== false) {
       throw new ConfigError(
         `${ENV.environment} is ${environment} but ${ENV.token} is not set: set ${ENV.token} to your personal access token for the ${label} environment.`,
         ENV.token,
@@ -144,11 +155,19 @@ export interface CacheConfig {
   maxEntries: number;
 }
 
-export const CACHE_ENV = { ttlMs: "PARTS_MCP_CACHE_TTL_MS", maxEntries: "PARTS_MCP_CACHE_MAX_ENTRIES" } as const;
+export const CACHE_ENV = {
+  ttlMs: "PARTS_MCP_CACHE_TTL_MS",
+  maxEntries: "PARTS_MCP_CACHE_MAX_ENTRIES",
+} as const;
 
 export function loadCacheConfig(env: Env = process.env): CacheConfig {
   return {
-    ttlMs: readInteger(env, CACHE_ENV.ttlMs, { defaultValue: 300_000, min: 0, max: 86_400_000, unit: "milliseconds" }),
+    ttlMs: readInteger(env, CACHE_ENV.ttlMs, {
+      defaultValue: 300_000,
+      min: 0,
+      max: 86_400_000,
+      unit: "milliseconds",
+    }),
     maxEntries: readInteger(env, CACHE_ENV.maxEntries, { defaultValue: 5_000, min: 1, max: 1_000_000 }),
   };
 }
@@ -306,4 +325,346 @@ export function isLoopbackHost(hostname: string): boolean {
     /^\[::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}\]$/.test(host) ||
     /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host)
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transport, tool selection, HTTP serving and access control. Each command-line flag of
+// `parts-mcp` sets the variable it mirrors (see FLAGS): a flag wins over the environment.
+
+export type TransportName = "stdio" | "http";
+export const TRANSPORTS = ["stdio", "http"] as const satisfies readonly TransportName[];
+export const TRANSPORT_ENV = "PARTS_MCP_TRANSPORT";
+
+export function loadTransport(env: Env = process.env): TransportName {
+  return readChoice(env, TRANSPORT_ENV, TRANSPORTS, "stdio");
+}
+
+/** Which tools are served; applied to the registry by src/selection.ts. */
+export interface SelectionConfig {
+  /** Only tools whose annotations say readOnlyHint. */
+  readOnly: boolean;
+  /** Tool names and group names, as given; undefined serves every tool. */
+  tools?: string[];
+}
+
+export const SELECTION_ENV = { readOnly: "PARTS_MCP_READ_ONLY", tools: "PARTS_MCP_TOOLS" } as const;
+
+export function loadSelectionConfig(env: Env = process.env): SelectionConfig {
+  const tools = readList(env, SELECTION_ENV.tools);
+  return {
+    readOnly: readBoolean(env, SELECTION_ENV.readOnly, false),
+    ...(tools !== undefined && { tools }),
+  };
+}
+
+export type AccessMode = "none" | "shared" | "per-user";
+export const ACCESS_MODES = ["none", "shared", "per-user"] as const satisfies readonly AccessMode[];
+
+export interface AccessConfig {
+  /** Clients present one of `keys` as `Authorization: Bearer <key>`. */
+  shared: boolean;
+  /** Clients send their own API token in `X-Parts-Api-Token`, used for their request only. */
+  perUser: boolean;
+  keys: string[];
+  /** True when PARTS_MCP_AUTH was set (false: inferred from PARTS_MCP_ACCESS_KEYS). */
+  explicit: boolean;
+}
+
+export interface HttpConfig {
+  /** Address to listen on. */
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Host names (no port) accepted in the Host header, beside the loopback names and the bound
+   * address; "*" accepts any. */
+  allowedHosts: string[] | "*";
+  /** Origins (scheme://host[:port]) accepted in the Origin header, beside those on an allowed
+   * host; "*" accepts any. A request without Origin is not a browser's and is accepted. */
+  allowedOrigins: string[] | "*";
+  /** Larger request bodies get a 413. */
+  maxBodyBytes: number;
+  /** On SIGTERM, how long calls in flight may take to finish before the process gives up on them. */
+  shutdownTimeoutMs: number;
+  access: AccessConfig;
+}
+
+export const HTTP_ENV = {
+  host: "PARTS_MCP_HTTP_HOST",
+  port: "PARTS_MCP_HTTP_PORT",
+  allowedHosts: "PARTS_MCP_ALLOWED_HOSTS",
+  allowedOrigins: "PARTS_MCP_ALLOWED_ORIGINS",
+  maxBodyBytes: "PARTS_MCP_MAX_BODY_BYTES",
+  shutdownTimeoutMs: "PARTS_MCP_SHUTDOWN_TIMEOUT_MS",
+  auth: "PARTS_MCP_AUTH",
+  accessKeys: "PARTS_MCP_ACCESS_KEYS",
+} as const;
+
+export const HTTP_DEFAULTS = {
+  host: "127.0.0.1",
+  port: 8788,
+  maxBodyBytes: 1024 * 1024,
+  shutdownTimeoutMs: 25_000,
+} as const;
+
+/** Shorter access keys are refused: a key is a password that a machine types. */
+export const MIN_ACCESS_KEY_LENGTH = 16;
+
+export function loadHttpConfig(env: Env = process.env): HttpConfig {
+  const host = readEnv(env, HTTP_ENV.host) ?? HTTP_DEFAULTS.host;
+  if (!/^[A-Za-z0-9.:_-]+$/.test(host.replace(/^\[(.*)\]$/, "$1"))) {
+    throw new ConfigError(
+      `${HTTP_ENV.host} must be an IP address or host name${shown(host)}: for example 127.0.0.1, or 0.0.0.0 for every interface.`,
+      HTTP_ENV.host,
+    );
+  }
+  const allowedHosts = readHostList(env, HTTP_ENV.allowedHosts);
+  const access = readAccess(env);
+  const loopback = isLoopbackHost(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host);
+  if (!loopback && !access.shared && !access.perUser && !access.explicit) {
+    throw new ConfigError(
+      `${HTTP_ENV.host} is ${host}, not a loopback address, and no access control is set: set ${HTTP_ENV.accessKeys} (clients send one of the keys) or ${HTTP_ENV.auth}=per-user (clients send their own API token), or listen on 127.0.0.1.`,
+      HTTP_ENV.auth,
+    );
+  }
+  if (isWildcardHost(host) && allowedHosts.length === 0) {
+    throw new ConfigError(
+      `${HTTP_ENV.host} is ${host} (every interface), so the server cannot tell which Host names are its own: set ${HTTP_ENV.allowedHosts} to the host names clients use (or * to accept any).`,
+      HTTP_ENV.allowedHosts,
+    );
+  }
+  return {
+    host,
+    port: readInteger(env, HTTP_ENV.port, { defaultValue: HTTP_DEFAULTS.port, min: 0, max: 65_535 }),
+    allowedHosts: allowedHosts.includes("*") ? "*" : allowedHosts,
+    allowedOrigins: readOriginList(env, HTTP_ENV.allowedOrigins),
+    maxBodyBytes: readInteger(env, HTTP_ENV.maxBodyBytes, {
+      defaultValue: HTTP_DEFAULTS.maxBodyBytes,
+      min: 1024,
+      max: 64 * 1024 * 1024,
+      unit: "bytes",
+    }),
+    shutdownTimeoutMs: readInteger(env, HTTP_ENV.shutdownTimeoutMs, {
+      defaultValue: HTTP_DEFAULTS.shutdownTimeoutMs,
+      min: 0,
+      max: MINUTES_10,
+      unit: "milliseconds",
+    }),
+    access,
+  };
+}
+
+/** 0.0.0.0, :: and friends: every interface. */
+export function isWildcardHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1");
+  return bare === "0.0.0.0" || bare === "::" || bare === "0:0:0:0:0:0:0:0" || bare === "";
+}
+
+function readAccess(env: Env): AccessConfig {
+  const keys = readList(env, HTTP_ENV.accessKeys) ?? [];
+  for (const key of keys) {
+    if (key.length < MIN_ACCESS_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
+      throw new ConfigError(
+        `${HTTP_ENV.accessKeys} holds a key that is shorter than ${MIN_ACCESS_KEY_LENGTH} characters or has spaces, control or non-ASCII characters: use long random keys (e.g. openssl rand -hex 32), separated by commas.`,
+        HTTP_ENV.accessKeys,
+      );
+    }
+  }
+  const modes = readList(env, HTTP_ENV.auth);
+  if (modes === undefined) return { shared: keys.length > 0, perUser: false, keys, explicit: false };
+
+  const chosen = new Set<AccessMode>();
+  for (const raw of modes) {
+    const mode = ACCESS_MODES.find((m) => m === raw.toLowerCase());
+    if (mode === undefined) {
+      throw new ConfigError(
+        `${HTTP_ENV.auth} must be none, shared, per-user, or shared,per-user${shown(raw)}: set it to one of them.`,
+        HTTP_ENV.auth,
+      );
+    }
+    chosen.add(mode);
+  }
+  if (chosen.has("none") && chosen.size > 1) {
+    throw new ConfigError(
+      `${HTTP_ENV.auth} cannot combine none with another mode: choose one.`,
+      HTTP_ENV.auth,
+    );
+  }
+  const shared = chosen.has("shared");
+  if (shared && keys.length === 0) {
+    throw new ConfigError(
+      `${HTTP_ENV.auth} includes shared but ${HTTP_ENV.accessKeys} is not set: set it to the comma-separated keys clients may present.`,
+      HTTP_ENV.accessKeys,
+    );
+  }
+  if (!shared && keys.length > 0) {
+    throw new ConfigError(
+      `${HTTP_ENV.accessKeys} is set but ${HTTP_ENV.auth} does not include shared, so the keys would not be checked: add shared to ${HTTP_ENV.auth} or unset ${HTTP_ENV.accessKeys}.`,
+      HTTP_ENV.auth,
+    );
+  }
+  return { shared, perUser: chosen.has("per-user"), keys, explicit: true };
+}
+
+/** A comma-separated list without blanks; undefined when unset or empty. */
+export function readList(env: Env, name: string): string[] | undefined {
+  const raw = readEnv(env, name);
+  if (raw === undefined) return undefined;
+  const items = raw
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+  return items.length === 0 ? undefined : [...new Set(items)];
+}
+
+function readHostList(env: Env, name: string): string[] {
+  const items = readList(env, name) ?? [];
+  return items.map((item) => {
+    if (item === "*") return item;
+    const host = item.toLowerCase();
+    if (!/^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])$/.test(host)) {
+      throw new ConfigError(
+        `${name} must list host names or IP addresses without scheme or port (e.g. mcp.example.com,10.0.0.5), or *${shown(item)}: fix it.`,
+        name,
+      );
+    }
+    return host;
+  });
+}
+
+function readOriginList(env: Env, name: string): string[] | "*" {
+  const items = readList(env, name) ?? [];
+  if (items.includes("*")) return "*";
+  return items.map((item) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(item);
+    } catch {}
+    if (
+      !url ||
+      (url.protocol !== "http:" && url.protocol !== "https:") ||
+      url.origin !== item.replace(/\/$/, "")
+    ) {
+      throw new ConfigError(
+        `${name} must list origins as scheme://host[:port] (e.g. https://chat.example.com), or *${shown(item)}: fix it.`,
+        name,
+      );
+    }
+    return url.origin;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command-line flags of `parts-mcp`: each sets the variable it mirrors, so a flag wins over the
+// environment and is checked by the same reader. Secrets (tokens, access keys) have no flag: a
+// command line is visible to every user of the machine.
+
+export interface Flag {
+  variable: string;
+  /** The value a flag without argument sets. */
+  value?: string;
+  help: string;
+  /** Meaningful only with --http. */
+  httpOnly?: true;
+}
+
+export const FLAGS: Readonly<Record<string, Flag>> = {
+  "--http": { variable: TRANSPORT_ENV, value: "http", help: "serve MCP over Streamable HTTP at /mcp" },
+  "--stdio": { variable: TRANSPORT_ENV, value: "stdio", help: "serve MCP on stdin/stdout (the default)" },
+  "--port": {
+    variable: HTTP_ENV.port,
+    httpOnly: true,
+    help: `HTTP port (default ${HTTP_DEFAULTS.port}; 0 picks a free one)`,
+  },
+  "--host": {
+    variable: HTTP_ENV.host,
+    httpOnly: true,
+    help: `HTTP address to listen on (default ${HTTP_DEFAULTS.host})`,
+  },
+  "--auth": {
+    variable: HTTP_ENV.auth,
+    httpOnly: true,
+    help: "HTTP access control: none, shared, per-user, or shared,per-user",
+  },
+  "--allowed-hosts": {
+    variable: HTTP_ENV.allowedHosts,
+    httpOnly: true,
+    help: "Host names accepted besides loopback (comma-separated, or *)",
+  },
+  "--allowed-origins": {
+    variable: HTTP_ENV.allowedOrigins,
+    httpOnly: true,
+    help: "browser Origins accepted (comma-separated, or *)",
+  },
+  "--read-only": {
+    variable: SELECTION_ENV.readOnly,
+    value: "true",
+    help: "serve only the tools that change nothing",
+  },
+  "--tools": {
+    variable: SELECTION_ENV.tools,
+    help: "tool names and groups (parts, rfqs, factories, reference) to serve",
+  },
+  "--log-level": { variable: ENV.logLevel, help: "debug, info, warn, error or silent" },
+};
+
+export const USAGE = [
+  "usage: parts-mcp [--http [--port N] [--host H]] [--read-only] [--tools LIST] [options]",
+  "       parts-mcp api [--port N] [--host H] [--large]",
+  "",
+  ...Object.entries(FLAGS).map(
+    ([flag, { variable, value, help }]) =>
+      `  ${`${flag}${value === undefined ? " X" : ""}`.padEnd(20)} ${help} (${variable}${value === undefined ? "" : `=${value}`})`,
+  ),
+  "  -h, --help           this text",
+  "",
+  "Every setting is also an environment variable; a flag wins over its variable.",
+].join("\n");
+
+export interface ParsedFlags {
+  /** Variables set by flags, to lay over the environment. */
+  overrides: Record<string, string>;
+  help: boolean;
+}
+
+/** Parses the flags; throws a ConfigError naming a flag that is unknown or lacks its value. */
+export function parseFlags(argv: readonly string[]): ParsedFlags {
+  const overrides: Record<string, string> = {};
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    if (name === "-h" || name === "--help") {
+      help = true;
+      continue;
+    }
+    const flag = FLAGS[name];
+    if (flag === undefined) {
+      throw new ConfigError(`Unknown argument ${JSON.stringify(arg)}: see parts-mcp --help for the flags.`);
+    }
+    let value = flag.value;
+    if (value === undefined) {
+      value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+      if (value === undefined || value === "" || (eq === -1 && value.startsWith("--"))) {
+        throw new ConfigError(`${name} needs a value: see parts-mcp --help.`);
+      }
+    } else if (eq !== -1) {
+      throw new ConfigError(`${name} takes no value: remove "${arg.slice(eq)}".`);
+    }
+    overrides[flag.variable] = value;
+  }
+  return { overrides, help };
+}
+
+/**
+ * A ConfigError about a variable that a flag set, told in terms of the flag: `--port must be...`
+ * rather than `PARTS_MCP_HTTP_PORT must be...`.
+ */
+export function inTermsOfFlags(error: ConfigError, argv: readonly string[]): ConfigError {
+  let message = error.message;
+  const given = new Set(argv.map((arg) => (arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg)));
+  for (const [flag, { variable }] of Object.entries(FLAGS)) {
+    if (given.has(flag)) message = message.split(variable).join(flag);
+  }
+  return message === error.message ? error : new ConfigError(message, error.variable);
 }

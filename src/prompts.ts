@@ -9,7 +9,11 @@ import { MATERIAL_TYPES, MaterialType } from "./api/schemas";
 import { complete, resourceUri } from "./resources";
 import type { RequestScope } from "./server";
 
-export function registerPrompts(server: McpServer, scope: RequestScope): void {
+export function registerPrompts(
+  server: McpServer,
+  scope: RequestScope,
+  options: { canCreate: boolean },
+): void {
   const { api, reference } = scope;
   const materialType = completable(
     MaterialType.optional().describe(`One of: ${MATERIAL_TYPES.join(", ")}`),
@@ -41,7 +45,9 @@ export function registerPrompts(server: McpServer, scope: RequestScope): void {
           "2. Choose the process and the material; confirm each code with get_process and get_material.",
           "3. Choose the standards that apply from the list below (or list_standards), and the criticalities and categories, from similar parts.",
           "4. Show the user the draft (title, description, processId, materialId, standardIds, criticalityIds, categoryIds, keywords) and ask for confirmation.",
-          "5. Only then call create_part once. It is not idempotent: if it fails unclearly, check with list_parts (view IP_OWNER) before calling it again.",
+          options.canCreate
+            ? "5. Only then call create_part once. It is not idempotent: if it fails unclearly, check with list_parts (view IP_OWNER) before calling it again."
+            : "5. This server is read-only and cannot create parts: give the user the confirmed draft, as create_part arguments, to enter where parts are created.",
           "",
           `Process codes seen so far: ${known("process")}.`,
           `Material codes seen so far: ${known("material")}.`,

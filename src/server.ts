@@ -9,6 +9,7 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  SetLevelRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -55,10 +56,19 @@ export function createServer(options: ServerOptions): McpServer {
   const server = new McpServer(
     { name: "parts-mcp", title: "Parts and Sourcing", version: VERSION },
     {
-      capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, completions: {} },
-      instructions: instructions(options.connection),
+      capabilities: {
+        tools: { listChanged: false },
+        resources: {},
+        prompts: {},
+        completions: {},
+        logging: {},
+      },
+      instructions: instructions(options.connection, new Set(options.tools.map((tool) => tool.name))),
     },
   );
+  // Logs go to stderr, never to the client, so no level changes anything; the request is still
+  // accepted, because some clients set a level before anything else.
+  server.server.setRequestHandler(SetLevelRequestSchema, () => ({}));
   const scope: RequestScope = {
     api: options.api,
     reference: options.reference,
@@ -77,7 +87,13 @@ export function createServer(options: ServerOptions): McpServer {
   };
   registerTools(server, options.tools, scope, options.logger);
   registerResources(server, scope);
-  registerPrompts(server, scope);
+  registerPrompts(server, scope, { canCreate: options.tools.some((tool) => tool.name === "create_part") });
+  // The SDK's registration helpers announce list changes; these lists never change at run time.
+  server.server.registerCapabilities({
+    tools: { listChanged: false },
+    resources: { listChanged: false },
+    prompts: { listChanged: false },
+  });
   return server;
 }
 
@@ -161,15 +177,29 @@ function jsonSchema(schema: z.ZodObject, io: "input" | "output") {
 
 const failure = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true });
 
-function instructions(connection: Connection): string {
+function instructions(connection: Connection, tools: ReadonlySet<string>): string {
   const where = connection.embedded
     ? "the embedded sample API (local demo data, not a real service: its parts and RFQs are examples)"
     : `the ${connection.environment} environment of the Parts and Sourcing API at ${connection.baseUrl}`;
-  return [
+  const lines = [
     "Manufacturing parts, their reference data (processes, materials, standards, criticalities, categories), factories and RFQs.",
     `Connected to ${where}.`,
-    "To answer questions about a part, start with describe_part: one call returns the part with every reference resolved. Find parts with list_parts, standards with list_standards.",
-    "Before create_part, look up the process, material and standard codes. create_part and import_part_file are not idempotent: after an unclear failure, check before repeating them.",
+  ];
+  if (tools.has("describe_part")) {
+    lines.push(
+      "To answer questions about a part, start with describe_part: one call returns the part with every reference resolved.",
+    );
+  }
+  if (tools.has("list_parts")) lines.push("Find parts with list_parts; pass nextPage to read further.");
+  if (tools.has("create_part")) {
+    lines.push(
+      "Before create_part, look up the process, material and standard codes. create_part and import_part_file are not idempotent: after an unclear failure, check before repeating them.",
+    );
+  } else {
+    lines.push("This server is read-only: it cannot create parts or import files.");
+  }
+  lines.push(
     "Reference records are also resources: parts://standards, parts://standards/{code}, parts://processes/{code}, parts://parts/{id} and more.",
-  ].join("\n");
+  );
+  return lines.join("\n");
 }

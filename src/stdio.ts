@@ -1,22 +1,48 @@
 // `parts-mcp`: the MCP server on stdin/stdout. Stdout carries protocol only; everything else
-// goes to stderr through the logger.
+// goes to stderr through the logger. `openRuntime` is the start-up both transports share.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { tools } from "../tools";
+import { tools as allTools } from "../tools";
+import type { ToolDefinition } from "../tools/define";
 import { type ApiConfig, type CacheConfig, loadApiConfig, loadCacheConfig } from "./config";
-import { createLogger } from "./log";
+import { createLogger, type Logger } from "./log";
 import { createServer } from "./server";
-import { openUpstream } from "./upstream";
+import { openUpstream, type Upstream } from "./upstream";
 import { VERSION } from "./version";
+
+export interface Runtime {
+  logger: Logger;
+  upstream: Upstream;
+}
+
+/**
+ * The logger (which redacts the configured token, `secrets`, and whatever `moreSecrets` yields
+ * when a line is written) and the upstream API, embedded or remote.
+ */
+export async function openRuntime(
+  config: ApiConfig,
+  cache: CacheConfig,
+  secrets: readonly string[] = [],
+  moreSecrets: () => Iterable<string> = () => [],
+): Promise<Runtime> {
+  const fixed = new Set<string>([...(config.token ? [config.token] : []), ...secrets]);
+  const logger = createLogger({
+    level: config.logLevel,
+    secrets: function* () {
+      yield* fixed;
+      yield* moreSecrets();
+    },
+  });
+  const upstream = await openUpstream(config, cache, logger);
+  fixed.add(upstream.token);
+  return { logger, upstream };
+}
 
 export async function runStdioServer(
   config: ApiConfig = loadApiConfig(),
   cache: CacheConfig = loadCacheConfig(),
+  tools: readonly ToolDefinition[] = allTools,
 ): Promise<void> {
-  const secrets = new Set<string>(config.token ? [config.token] : []);
-  const logger = createLogger({ level: config.logLevel, secrets: () => secrets });
-  const upstream = await openUpstream(config, cache, logger);
-  secrets.add(upstream.token);
-
+  const { logger, upstream } = await openRuntime(config, cache);
   const server = createServer({
     api: upstream.api,
     reference: upstream.reference,
@@ -25,13 +51,6 @@ export async function runStdioServer(
     timeoutMs: config.timeoutMs,
     logger,
   });
-  await server.connect(new StdioServerTransport());
-  logger.info(`parts-mcp ${VERSION} ready on stdio`, {
-    environment: upstream.connection.environment,
-    baseUrl: upstream.connection.baseUrl,
-    ...(upstream.connection.embedded && { note: "embedded sample API" }),
-  });
-
   let stopping = false;
   const stop = async (reason: string) => {
     if (stopping) return;
@@ -44,4 +63,12 @@ export async function runStdioServer(
   process.stdin.once("end", () => void stop("stdin closed"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
+  // Only once the signals are handled: a client that has its answer may send SIGTERM at once.
+  await server.connect(new StdioServerTransport());
+  logger.info(`parts-mcp ${VERSION} ready on stdio`, {
+    environment: upstream.connection.environment,
+    baseUrl: upstream.connection.baseUrl,
+    ...(upstream.connection.embedded && { note: "embedded sample API" }),
+    ...(tools.length !== allTools.length && { tools: tools.map((tool) => tool.name) }),
+  });
 }
