@@ -14,7 +14,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ToolDefinition } from "../tools/define";
-import { jsonSchemaOverride } from "./api/schemas";
+import { DIMENSION_NAMES, Dimensions, jsonSchemaOverride } from "./api/schemas";
 import { type CallOptions, createDeadline, type PartsApiClient } from "./client";
 import { invalidArgumentsMessage, toolErrorMessage } from "./errors";
 import type { Logger } from "./log";
@@ -170,9 +170,26 @@ function jsonSchema(schema: z.ZodObject, io: "input" | "output") {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, {
     io,
     unrepresentable: "any",
-    override: jsonSchemaOverride,
+    override: (ctx) => {
+      jsonSchemaOverride(ctx);
+      if (io === "output") compactOutput(ctx);
+    },
   });
   return rest as Tool["inputSchema"];
+}
+
+/**
+ * Output schemas are read by the model in every prompt, so they say what they must in fewer
+ * tokens, with the same meaning for the results this server returns: objects need not be declared
+ * closed (results never carry unknown fields), and the 18 optional dimensions are named once.
+ */
+function compactOutput({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: Record<string, unknown> }) {
+  if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+  if (zodSchema === Dimensions) {
+    delete jsonSchema.properties;
+    jsonSchema.propertyNames = { enum: DIMENSION_NAMES };
+    jsonSchema.additionalProperties = { type: "number" };
+  }
 }
 
 const failure = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true });

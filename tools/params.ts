@@ -17,14 +17,14 @@ export const urlSafe = (schema: z.ZodString) =>
 const identifier = (description: string) =>
   urlSafe(z.string().min(1).max(MAX_ID_LENGTH)).describe(description);
 
-export const partId = identifier("Part id, as returned by list_parts or create_part");
+export const partId = identifier("Part id (see list_parts)");
 export const rfqId = identifier("RFQ id");
 export const factoryId = identifier("Factory id");
 export const processCode = identifier("Process code, e.g. a part's processId");
 export const materialCode = identifier("Material code, e.g. a part's materialId");
-export const standardCode = identifier('Standard code, e.g. "ASTM F3001", as returned by list_standards');
+export const standardCode = identifier('Standard code, e.g. "ASTM F3001" (see list_standards)');
 export const criticalityId = identifier("Criticality id, e.g. from a part's criticalityIds");
 export const categoryId = identifier("Category id, e.g. from a part's categoryIds");
 
 export const batchOf = (item: z.ZodType<string>, description: string) =>
-  z.array(item).min(1).max(MAX_BATCH_KEYS).describe(`${description} (1 to ${MAX_BATCH_KEYS})`);
+  z.array(item).min(1).max(MAX_BATCH_KEYS).describe(description);

@@ -24,7 +24,7 @@ export const createPart = defineTool({
   title: "Create part",
   group: "parts",
   description:
-    "Create a part. Only title is required. Look up codes first: processId with get_process, materialId with get_material, standardIds with list_standards. Not idempotent: calling it twice creates two parts.",
+    "Create a part; only title is required. Check codes first: get_process, get_material, list_standards. Not idempotent: each call creates a part.",
   input: CreatePartBody.extend({
     title: CreatePartBody.shape.title.describe("Part title"),
     processId: processCode.optional(),
@@ -36,7 +36,7 @@ export const createPart = defineTool({
     requireSubscription: z.boolean().optional().describe("Buyers need a subscription to order it"),
     metadata: CreatePartBody.shape.metadata.describe("Free key-value pairs (string values)"),
     customFields: CreatePartBody.shape.customFields.describe(
-      "Dropdown selections; ids as shown in customFields of your organisation's parts",
+      "Dropdown selections; ids as in your parts' customFields",
     ),
   }),
   output: CreatePartResult,
@@ -54,8 +54,7 @@ export const getPart = defineTool({
   name: "get_part",
   title: "Get part",
   group: "parts",
-  description:
-    "Get one part by id: title, process, material, standards, criticalities, categories, dimensions. For those references resolved to full records in one call, use describe_part.",
+  description: "Get one part by id. describe_part also resolves its references to full records.",
   input: z.object({ id: partId }),
   output: Part,
   annotations: READ,
@@ -74,16 +73,16 @@ export const listParts = defineTool({
   group: "parts",
   description: `List parts a page at a time (${PAGE_SIZE_DEFAULT} by default). When hasMore is true, call again with page set to nextPage.`,
   input: z.object({
-    page: z.number().int().min(1).optional().describe("Page number, from 1 (default 1)"),
+    page: z.number().int().min(1).optional().describe("Page number (default 1)"),
     pageSize: z
       .number()
       .int()
       .min(1)
       .max(PAGE_SIZE_MAX)
       .optional()
-      .describe(`Parts per page, 1 to ${PAGE_SIZE_MAX} (default ${PAGE_SIZE_DEFAULT})`),
+      .describe(`Parts per page (default ${PAGE_SIZE_DEFAULT})`),
     view: PartView.optional().describe(
-      "IP_OWNER: parts your organisation owns; CONSUMER: published parts of others you may buy; default: both",
+      "IP_OWNER: your organisation's parts; CONSUMER: others' published parts; default: both",
     ),
   }),
   output: z.object({
@@ -116,7 +115,7 @@ export const importPartFile = defineTool({
     sasUrl: z
       .url({ protocol: /^https?$/ })
       .max(4096)
-      .describe("Absolute https URL of the file, including its SAS query string (kept secret)"),
+      .describe("https URL of the file with its SAS query string (kept secret)"),
   }),
   output: ImportFileResult,
   annotations: CREATE,
@@ -143,7 +142,7 @@ export const describePart = defineTool({
   title: "Describe part",
   group: "parts",
   description:
-    "Get a part with its process, material, standards, criticalities and categories resolved to full records, in one call. References that could not be resolved are listed in unresolved with the reason.",
+    "Get a part with its process, material, standards, criticalities and categories as full records, in one call; references that cannot be resolved are listed in unresolved.",
   input: z.object({ id: partId }),
   output: z.object({
     part: Part,

@@ -8,7 +8,7 @@ export const getRfq = defineTool({
   title: "Get RFQ",
   group: "rfqs",
   description:
-    "Get a request for quotation by id: its state, the part it is for (partId; describe_part tells about it), quantity, maximum lead time in days, deadline and expiry.",
+    "Get a request for quotation (RFQ) by id: its state, the part it is for (partId), quantity, maximum lead time in days, deadline and expiry.",
   input: z.object({ id: rfqId }),
   output: Rfq,
   annotations: READ,

@@ -26,11 +26,15 @@ export const PartView = z.enum(PART_VIEWS);
 export const DateTime = z.iso.datetime({ offset: true });
 
 /**
- * The `override` for every z.toJSONSchema call: zod writes a 400-character regex beside
- * `format: date-time`, which says the same thing to a reader and costs a model tokens.
+ * The `override` for every z.toJSONSchema call: it drops what zod writes that says nothing a
+ * reader needs and costs a model tokens, such as the 400-character regex beside `format: date-time`.
  */
 export function jsonSchemaOverride(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
-  if (ctx.zodSchema === DateTime) delete ctx.jsonSchema.pattern;
+  const schema = ctx.jsonSchema;
+  if (ctx.zodSchema === DateTime) delete schema.pattern;
+  // Every z.int() carries the safe-integer bounds, which say nothing a reader needs.
+  if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
+  if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;
 }
 
 export const DIMENSION_NAMES = [
@@ -78,11 +82,11 @@ export const CustomFieldSelection = z.object({
 
 export const Part = z.object({
   id: z.string(),
-  parentId: z.string().optional().describe("Id of the part this one is a version of"),
+  parentId: z.string().optional().describe("Set when this part is a version of another"),
   title: z.string(),
   versionName: z.string().optional(),
   serialId: z.string(),
-  ipOwnerId: z.string().describe("Id of the organisation that owns the part's IP"),
+  ipOwnerId: z.string().describe("Organisation owning the IP"),
   internal: z.boolean(),
   externalRef: z.string().optional(),
   description: z.string().optional(),
@@ -91,17 +95,15 @@ export const Part = z.object({
   keywords: z.array(z.string()),
   createdTime: DateTime,
   modifiedTime: DateTime,
-  processId: z.string().optional().describe("Process code"),
-  materialId: z.string().optional().describe("Material code"),
-  standardIds: z.array(z.string()).optional().describe("Standard codes"),
+  processId: z.string().optional(),
+  materialId: z.string().optional(),
+  standardIds: z.array(z.string()).optional(),
   criticalityIds: z.array(z.string()).optional(),
   categoryIds: z.array(z.string()).optional(),
   unspscCategoryIds: z.array(z.string()).optional(),
   dimensions: Dimensions.optional(),
   boundingBox: BoundingBox.optional(),
-  customFields: z
-    .array(CustomFieldSelection)
-    .describe("Filled only for parts owned by the caller's organisation; empty otherwise"),
+  customFields: z.array(CustomFieldSelection).describe("Empty unless your organisation owns the part"),
 });
 
 // Which fields of these records are required is not shown by the specification: we require the

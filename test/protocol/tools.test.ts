@@ -2,6 +2,8 @@
 // embedded API on 127.0.0.1. The SDK client also validates each structuredContent against the
 // tool's outputSchema, so a success here is a success that matches the advertised schema.
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { Tiktoken } from "js-tiktoken/lite";
+import o200k from "js-tiktoken/ranks/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Part } from "../../src/api/schemas";
 import { type RunningServer, startServer, textOf } from "../support/mcp-server";
@@ -119,6 +121,11 @@ describe("the advertised tools", () => {
         expect((schema as { description?: string }).description, `${tool.name}.${field}`).toBeTruthy();
       }
     }
+  });
+
+  it("cost at most 5,000 tokens in all, in every prompt that lists them", () => {
+    const tokens = new Tiktoken(o200k).encode(JSON.stringify({ tools: advertised })).length;
+    expect(tokens).toBeLessThanOrEqual(5_000);
   });
 
   it("match the reviewed snapshot (update it with `npx vitest run -u` after reviewing the change)", async () => {
