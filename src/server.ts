@@ -183,7 +183,13 @@ function jsonSchema(schema: z.ZodObject, io: "input" | "output") {
  * tokens, with the same meaning for the results this server returns: objects need not be declared
  * closed (results never carry unknown fields), and the 18 optional dimensions are named once.
  */
-function compactOutput({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: Record<string, unknown> }) {
+function compactOutput({
+  zodSchema,
+  jsonSchema,
+}: {
+  zodSchema: unknown;
+  jsonSchema: Record<string, unknown>;
+}) {
   if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
   if (zodSchema === Dimensions) {
     delete jsonSchema.properties;
