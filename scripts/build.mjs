@@ -1,25 +1,193 @@
-// Bundles the server into one file: loading one module instead of hundreds is what makes
-// the cold start fast (the SDK alone costs ~150 ms when Node resolves it module by module).
-import { chmodSync } from "node:fs";
+// Bundles the server for a fast cold start (`npm run bench` measures it; test/bench/profile.ts
+// shows where the time goes). One bundle instead of hundreds of modules (the SDK alone costs
+// ~150 ms when Node resolves it module by module); then start-up goes to reading, compiling and
+// running that bundle, so:
+// - The bundle carries only what the server runs, minified:
+//   - undici: `import { Pool } from "undici"` would pull in all of undici (fetch, WebSocket,
+//     caches, mocks: ~1 MB, a third of the bundle); the named classes come from their own
+//     modules instead, with the request API on Dispatcher that undici's index adds.
+//   - ajv: the SDK's Server builds an Ajv instance (with formats) in its constructor, used only
+//     to check elicitation answers, which this server never asks for; it is built on first use.
+//   - zod's `locales` namespace keeps English only (the other 47 languages are a third of zod).
+//   Each tweak falls back to the plain import, with a warning, when it does not fit the sources.
+// - `--liftoff-only`: undici parses HTTP with llhttp compiled to WebAssembly, which V8 compiles
+//   again with TurboFan in a background thread whose memory (~10 MiB of RSS) is never given back;
+//   Liftoff's code parses API responses as fast as needed. Set before anything is compiled.
+//
+//   node scripts/build.mjs [--outfile dist/parts-mcp.js] [--sourcemap] [--metafile path]
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 import { build } from "esbuild";
 
-await build({
-  entryPoints: ["src/cli.ts"],
-  outfile: "dist/parts-mcp.js",
-  bundle: true,
-  platform: "node",
-  target: "node20",
-  format: "esm",
-  minifySyntax: true,
-  legalComments: "none",
-  logLevel: "warning",
-  banner: {
-    js: [
-      "#!/usr/bin/env node",
-      'import { createRequire as __createRequire } from "node:module";',
-      "const require = __createRequire(import.meta.url);",
-    ].join("\n"),
-  },
-});
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const requireHere = createRequire(join(root, "package.json"));
 
-chmodSync("dist/parts-mcp.js", 0o755);
+/** undici's public classes, each from its own module (all CommonJS, `module.exports = X`). */
+const UNDICI_MODULES = {
+  Pool: "undici/lib/dispatcher/pool.js",
+  Client: "undici/lib/dispatcher/client.js",
+  Agent: "undici/lib/dispatcher/agent.js",
+  Dispatcher: "undici/lib/dispatcher/dispatcher.js",
+  errors: "undici/lib/core/errors.js",
+};
+
+/** The value names imported from "undici" by `source` (type-only imports are erased anyway). */
+function undiciImports(source) {
+  const names = new Set();
+  const pattern = /import\s+(type\s+)?\{([^}]*)\}\s*from\s*["']undici["']/g;
+  for (const [, typeOnly, list] of source.matchAll(pattern)) {
+    if (typeOnly) continue;
+    for (const item of list.split(",")) {
+      const spec = item.trim();
+      if (spec === "" || spec.startsWith("type ")) continue;
+      names.add(spec.split(/\s+as\s+/)[0].trim());
+    }
+  }
+  // Any other form of import (default, namespace, side effect) keeps the whole package.
+  const other = /import\s+(?!type\b)(?![{])[^;]*from\s*["']undici["']|import\s*["']undici["']/.test(source);
+  return other ? undefined : names;
+}
+
+/** Resolves `undici` in our own sources to a module with only the classes they import. */
+const undiciSubset = {
+  name: "undici-subset",
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, (args) => {
+      if (args.importer.includes("node_modules") || !args.importer.startsWith(root)) return undefined;
+      const names = undiciImports(readFileSync(args.importer, "utf8"));
+      const unknown =
+        names === undefined ? ["(non-named import)"] : [...names].filter((n) => !UNDICI_MODULES[n]);
+      if (unknown.length > 0) {
+        return {
+          path: requireHere.resolve("undici"),
+          warnings: [
+            { text: `undici-subset: ${unknown.join(", ")} not in the table; bundling all of undici` },
+          ],
+        };
+      }
+      return { path: [...names].sort().join(","), namespace: "undici-subset" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "undici-subset" }, (args) => {
+      const names = args.path === "" ? [] : args.path.split(",");
+      const lines = [
+        // What undici's index does to every dispatcher: request(), stream(), pipeline()...
+        `import Dispatcher from "${UNDICI_MODULES.Dispatcher}";`,
+        'import api from "undici/lib/api/index.js";',
+        "Object.assign(Dispatcher.prototype, api);",
+        ...names.filter((n) => n !== "Dispatcher").map((n) => `import ${n} from "${UNDICI_MODULES[n]}";`),
+        `export { ${names.join(", ")} };`,
+      ];
+      return { contents: lines.join("\n"), resolveDir: root, loader: "js" };
+    });
+  },
+};
+
+/** The SDK's AjvJsonSchemaValidator, with Ajv loaded and built on the first getValidator(). */
+const lazyAjv = {
+  name: "lazy-ajv",
+  setup(build) {
+    const provider =
+      /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/;
+    build.onResolve({ filter: /ajv-provider\.js$/ }, (args) => {
+      if (args.namespace === "lazy-ajv") return undefined;
+      const path = resolve(args.resolveDir, args.path);
+      return provider.test(path) ? { path, namespace: "lazy-ajv" } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: "lazy-ajv" }, (args) => {
+      const real = readFileSync(args.path, "utf8");
+      if (
+        !/export class AjvJsonSchemaValidator\b/.test(real) ||
+        /^export (?!class AjvJsonSchemaValidator)/m.test(real)
+      ) {
+        return {
+          contents: real,
+          resolveDir: dirname(args.path),
+          loader: "js",
+          warnings: [{ text: "lazy-ajv: ajv-provider.js changed shape; Ajv is loaded eagerly" }],
+        };
+      }
+      const contents = `
+        export class AjvJsonSchemaValidator {
+          #ajv;
+          #real;
+          constructor(ajv) { this.#ajv = ajv; }
+          getValidator(schema) {
+            this.#real ??= new (require(${JSON.stringify(args.path)}).AjvJsonSchemaValidator)(this.#ajv);
+            return this.#real.getValidator(schema);
+          }
+        }`;
+      return { contents, resolveDir: dirname(args.path), loader: "js" };
+    });
+  },
+};
+
+/** zod's `locales` namespace with English only: the other 47 languages are a third of zod. */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]zod[\\/]v4[\\/](classic|core|mini)$/.test(args.resolveDir))
+        return undefined;
+      return { path: resolve(args.resolveDir, "../locales/en.js"), namespace: "zod-english-only" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "zod-english-only" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+      loader: "js",
+    }));
+  },
+};
+
+export const TWEAKS = { undici: undiciSubset, ajv: lazyAjv, locales: zodEnglishOnly };
+
+/** V8 flags of the server process, set before any of its code is compiled. */
+const V8_FLAGS = "--liftoff-only";
+
+/** Bundles src/cli.ts into one ESM file at `outfile`. Returns esbuild's metafile. */
+export async function bundle({ outfile = "dist/parts-mcp.js", sourcemap = false } = {}) {
+  mkdirSync(dirname(resolve(root, outfile)), { recursive: true });
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: ["src/cli.ts"],
+    outfile,
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "esm",
+    minify: true,
+    sourcemap: sourcemap ? "linked" : false,
+    legalComments: "none",
+    logLevel: "warning",
+    metafile: true,
+    plugins: Object.values(TWEAKS),
+    banner: {
+      js: [
+        "#!/usr/bin/env node",
+        'import { createRequire as __createRequire } from "node:module";',
+        'import { setFlagsFromString as __setFlagsFromString } from "node:v8";',
+        `__setFlagsFromString(${JSON.stringify(V8_FLAGS)});`,
+        "const require = __createRequire(import.meta.url);",
+      ].join("\n"),
+    },
+  });
+  chmodSync(resolve(root, outfile), 0o755);
+  return result.metafile;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const { values } = parseArgs({
+    options: {
+      outfile: { type: "string", default: "dist/parts-mcp.js" },
+      sourcemap: { type: "boolean", default: false },
+      metafile: { type: "string" },
+    },
+  });
+  const metafile = await bundle({ outfile: values.outfile, sourcemap: values.sourcemap });
+  if (values.metafile) {
+    mkdirSync(dirname(resolve(root, values.metafile)), { recursive: true });
+    writeFileSync(resolve(root, values.metafile), JSON.stringify(metafile));
+  }
+}
