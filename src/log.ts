@@ -3,6 +3,8 @@
 // whatever was logged: known secrets, bearer tokens, Authorization values, URL query strings
 // (a SAS URL's query is a credential) and user:password in URLs.
 
+import { inspect } from "node:util";
+
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type LogFields = Record<string, unknown>;
@@ -58,6 +60,21 @@ export function createLogger(options: LoggerOptions): Logger {
     child: (fields) => make({ ...base, ...fields }),
   });
   return make(undefined);
+}
+
+/**
+ * Sends what libraries print with console.* through `logger`: to stderr, redacted. Stdout is the
+ * MCP protocol on stdio, and a dependency's stray line there (the SDK's HTTP adapter prints one
+ * when a client disconnects) would corrupt it or leak past redaction.
+ */
+export function captureConsole(logger: Logger): void {
+  const levels = { debug: "debug", log: "info", info: "info", warn: "warn", error: "error" } as const;
+  for (const [method, level] of Object.entries(levels)) {
+    console[method as keyof typeof levels] = (...args: unknown[]) =>
+      logger[level](args.map((arg) => (typeof arg === "string" ? arg : inspect(arg))).join(" "), {
+        source: "console",
+      });
+  }
 }
 
 /** A logger that writes nothing (for tests and library use). */

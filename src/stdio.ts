@@ -4,7 +4,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { tools as allTools } from "../tools";
 import type { ToolDefinition } from "../tools/define";
 import { type ApiConfig, type CacheConfig, loadApiConfig, loadCacheConfig } from "./config";
-import { createLogger, type Logger } from "./log";
+import { captureConsole, createLogger, type Logger } from "./log";
 import { createServer } from "./server";
 import { openUpstream, type Upstream } from "./upstream";
 import { VERSION } from "./version";
@@ -32,6 +32,7 @@ export async function openRuntime(
       yield* moreSecrets();
     },
   });
+  captureConsole(logger);
   const upstream = await openUpstream(config, cache, logger);
   fixed.add(upstream.token);
   return { logger, upstream };

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createLogger, type LogLevel, REDACTED, redact, redactUrl } from "../src/log";
+import { captureConsole, createLogger, type LogLevel, REDACTED, redact, redactUrl } from "../src/log";
 
 const TOKEN = "pat_live_0123456789abcdefABCDEF";
 
@@ -129,5 +129,29 @@ describe("redactUrl", () => {
     ["not a url?sig=X", "not a url?[REDACTED]"],
   ])("%s", (input, expected) => {
     expect(redactUrl(input)).toBe(expected);
+  });
+});
+
+describe("captureConsole", () => {
+  it("sends what libraries print through the logger, redacted, and nothing to stdout", () => {
+    const saved = { ...console };
+    const lines: string[] = [];
+    const stdout = vi.spyOn(process.stdout, "write");
+    try {
+      captureConsole(
+        createLogger({ level: "info", secrets: () => [TOKEN], write: (line) => lines.push(line) }),
+      );
+      console.info("The user aborted a request.");
+      console.log("calling", { url: "https://h.example.com/f?sig=S3cret" }, `with ${TOKEN}`);
+      console.debug("below the level");
+      expect(stdout).not.toHaveBeenCalled();
+    } finally {
+      Object.assign(console, saved);
+      stdout.mockRestore();
+    }
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[0] ?? "")).toMatchObject({ level: "info", msg: "The user aborted a request." });
+    expect(lines[1]).not.toContain("S3cret");
+    expect(lines[1]).not.toContain(TOKEN);
   });
 });
