@@ -150,6 +150,22 @@ export const endpoints = {
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;
 
+/** An endpoint's query or body, as a client writes it (`"input"`) or a server reads it (`"output"`). */
+export type EndpointQuery<N extends EndpointName, IO extends "input" | "output"> = Endpoints[N] extends {
+  query: infer Q extends z.ZodType;
+}
+  ? IO extends "input"
+    ? z.input<Q>
+    : z.output<Q>
+  : undefined;
+export type EndpointBody<N extends EndpointName, IO extends "input" | "output"> = Endpoints[N] extends {
+  body: infer B extends z.ZodType;
+}
+  ? IO extends "input"
+    ? z.input<B>
+    : z.output<B>
+  : undefined;
+
 /** The names of a path template's parameters, in order: `/v1/parts/{partId}/x` gives `["partId"]`. */
 export function pathParams(template: string): string[] {
   return [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);

@@ -5,7 +5,15 @@
 // never followed, and undici's own retry is not used: there is exactly one retry layer, here.
 import { Pool } from "undici";
 import type { z } from "zod";
-import { type EndpointName, type Endpoints, endpoints, expandPath, PAGE_SIZE_MAX } from "../api/endpoints";
+import {
+  type EndpointBody,
+  type EndpointName,
+  type EndpointQuery,
+  type Endpoints,
+  endpoints,
+  expandPath,
+  PAGE_SIZE_MAX,
+} from "../api/endpoints";
 import type { Part } from "../api/schemas";
 import type { Logger } from "../log";
 import { createDeadline, type Deadline } from "./deadline";
@@ -59,19 +67,12 @@ export interface CallOptions {
   token?: string;
 }
 
-type EndpointQuery<N extends EndpointName> = Endpoints[N] extends { query: infer Q extends z.ZodType }
-  ? z.input<Q>
-  : never;
-type EndpointBody<N extends EndpointName> = Endpoints[N] extends { body: infer B extends z.ZodType }
-  ? z.input<B>
-  : never;
-
 export interface CallInput<N extends EndpointName> {
   /** Values of the path template's `{name}` parameters; each becomes one encoded segment. */
   params?: Record<string, string>;
   /** Query parameters; undefined ones are omitted. */
-  query?: EndpointQuery<N>;
-  body?: EndpointBody<N>;
+  query?: EndpointQuery<N, "input">;
+  body?: EndpointBody<N, "input">;
 }
 
 export type CallResult<N extends EndpointName> = z.infer<Endpoints[N]["response"]>;

@@ -1,24 +1,16 @@
 // One handler per endpoint of the table. A handler gets the caller's organisation and the
 // validated path parameters, query and body, and returns the JSON text of the 200 response or
 // throws an ApiError.
-import type { z } from "zod";
-import type { EndpointName, Endpoints } from "../api/endpoints";
+import type { EndpointBody, EndpointName, EndpointQuery } from "../api/endpoints";
 import type { Org } from "./data/reference";
 import { ApiError, quote } from "./errors";
 import type { Store } from "./store";
 
-type QueryOf<K extends EndpointName> = Endpoints[K] extends { query: infer Q extends z.ZodType }
-  ? z.output<Q>
-  : undefined;
-type BodyOf<K extends EndpointName> = Endpoints[K] extends { body: infer B extends z.ZodType }
-  ? z.output<B>
-  : undefined;
-
 export interface HandlerContext<K extends EndpointName = EndpointName> {
   org: Org;
   params: Readonly<Record<string, string>>;
-  query: QueryOf<K>;
-  body: BodyOf<K>;
+  query: EndpointQuery<K, "output">;
+  body: EndpointBody<K, "output">;
   store: Store;
   /** Base URL of this API, no trailing slash. */
   baseUrl: string;
