@@ -298,6 +298,14 @@ export class PartsApiClient {
       if (remaining <= 0) throw deadlineError(ctx, attempt - 1, Date.now() - startedAt);
       const limitedByDeadline = remaining <= this.attemptTimeoutMs;
       const t0 = performance.now();
+      const logAttempt = (outcome: { status: number } | { failure: string }) =>
+        this.logger.debug("upstream", {
+          method: ctx.method,
+          path: ctx.path,
+          ...outcome,
+          ms: Math.round((performance.now() - t0) * 100) / 100,
+          attempt,
+        });
 
       let error: PartsApiError;
       let retryable: boolean;
@@ -310,13 +318,7 @@ export class PartsApiClient {
           limitedByDeadline ? remaining : this.attemptTimeoutMs,
           signal,
         );
-        this.logger.debug("upstream", {
-          method: ctx.method,
-          path: ctx.path,
-          status: response.status,
-          ms: Math.round((performance.now() - t0) * 100) / 100,
-          attempt,
-        });
+        logAttempt({ status: response.status });
         const { status } = response;
         if (status >= 200 && status < 300) return this.parse(name, ctx, response, attempt);
         retryAfterMs = parseRetryAfter(response.headers["retry-after"]);
@@ -335,13 +337,7 @@ export class PartsApiClient {
         retryable = isRetryableStatus(status, ctx.idempotent);
       } catch (failure) {
         if (!(failure instanceof AttemptFailure)) throw failure;
-        this.logger.debug("upstream", {
-          method: ctx.method,
-          path: ctx.path,
-          failure: failure.kind,
-          ms: Math.round((performance.now() - t0) * 100) / 100,
-          attempt,
-        });
+        logAttempt({ failure: failure.kind });
         if (failure.kind === "cancelled") throw cancelledError(ctx, attempt);
         if (failure.kind === "timeout" && limitedByDeadline) {
           throw deadlineError(ctx, attempt, Date.now() - startedAt);

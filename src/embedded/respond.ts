@@ -126,14 +126,19 @@ async function streamOversized(ex: Exchange, outcome: Outcome): Promise<void> {
   if (!res.destroyed) res.end('"}');
 }
 
+/** The head of a JSON answer whose body is then written by hand, slowly or only in part. */
+function writeJsonHead(ex: Exchange, status: number, length: number): void {
+  ex.res.writeHead(status, {
+    "content-type": JSON_TYPE,
+    "content-length": length,
+    "x-request-id": ex.requestId,
+  });
+}
+
 async function slowDrip(ex: Exchange, outcome: Outcome, durationMs: number): Promise<void> {
   const { res } = ex;
   const body = Buffer.from(outcome.body);
-  res.writeHead(outcome.status, {
-    "content-type": JSON_TYPE,
-    "content-length": body.length,
-    "x-request-id": ex.requestId,
-  });
+  writeJsonHead(ex, outcome.status, body.length);
   res.flushHeaders();
   const ticks = Math.max(1, Math.min(body.length, Math.floor(durationMs / 50)));
   const chunk = Math.max(1, Math.ceil(body.length / ticks));
@@ -149,11 +154,7 @@ async function slowDrip(ex: Exchange, outcome: Outcome, durationMs: number): Pro
 async function resetMidBody(ex: Exchange, outcome: Outcome): Promise<void> {
   const { res } = ex;
   const body = Buffer.from(outcome.body);
-  res.writeHead(outcome.status, {
-    "content-type": JSON_TYPE,
-    "content-length": body.length,
-    "x-request-id": ex.requestId,
-  });
+  writeJsonHead(ex, outcome.status, body.length);
   res.write(body.subarray(0, Math.max(1, Math.floor(body.length / 2))));
   await pause(30, res);
   if (res.destroyed) return;

@@ -79,7 +79,7 @@ export function cpuMs(pid: number): number {
   return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
-/** A bundle to measure instead of mcp.json's (a variant of test/bench/variants.ts), if any. */
+/** A bundle to measure instead of mcp.json's (another build, to compare), if any. */
 export const benchScript = process.env.PARTS_BENCH_SCRIPT || undefined;
 /** Variables added to mcp.json's `env` for every server, as JSON (to measure a change of mcp.json). */
 export const benchServerEnv = JSON.parse(process.env.PARTS_BENCH_SERVER_ENV || "{}") as Record<
@@ -333,4 +333,14 @@ export async function rawExchange(
     child.stdin.end();
     await exited(child);
   }
+}
+
+/** Up to 50 sample parts the demo organisation can read: the ids calls are made with. */
+export function visibleSampleIds(api: EmbeddedApi): string[] {
+  const org = api.accounts[0]?.orgId as string;
+  return api.store
+    .sampleParts()
+    .map((p) => p.id)
+    .filter((id) => api.store.partFor(id, org) !== undefined)
+    .slice(0, 50);
 }

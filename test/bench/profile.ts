@@ -14,7 +14,7 @@ import { startEmbeddedApi } from "../../src/embedded";
 import { coldStartOnce } from "./coldstart";
 import { formatProfile, moduleOf, type ProfileSummary, summarizeProfile } from "./cpuprofile";
 import { load, spawnHttpServer } from "./http";
-import { externalApiEnv, repoRoot, spawnServer } from "./lib";
+import { externalApiEnv, repoRoot, spawnServer, visibleSampleIds } from "./lib";
 
 const SCRIPT = ".bench/profile/parts-mcp.js";
 const modes = ["startup", "calls", "http", "bundle"] as const;
@@ -81,12 +81,7 @@ if (mode === "bundle") {
 } else {
   const api = await startEmbeddedApi();
   try {
-    const org = api.accounts[0]?.orgId as string;
-    const ids = api.store
-      .sampleParts()
-      .map((p) => p.id)
-      .filter((id) => api.store.partFor(id, org) !== undefined)
-      .slice(0, 50);
+    const ids = visibleSampleIds(api);
     if (mode === "startup") {
       const times: number[] = [];
       for (let i = 0; i < 5; i++) {

@@ -20,6 +20,7 @@ import {
   rawExchange,
   repoRoot,
   round,
+  visibleSampleIds,
 } from "./lib";
 import { benchMemory } from "./memory";
 import { benchOverhead } from "./overhead";
@@ -71,12 +72,7 @@ console.log(
 
 const api = await startEmbeddedApi({ catalogue: "large" });
 try {
-  const org = api.accounts[0]?.orgId as string;
-  const ids = api.store
-    .sampleParts()
-    .map((p) => p.id)
-    .filter((id) => api.store.partFor(id, org) !== undefined)
-    .slice(0, 50);
+  const ids = visibleSampleIds(api);
   const sampleId = ids[0] as string;
   const step = async (name: Section, fn: () => Promise<unknown>) => {
     if (!sections.has(name)) return;
