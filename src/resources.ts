@@ -1,14 +1,21 @@
-// Reference records, and the records an assistant reads often, as `parts://` resources that a
-// client can attach as context. Each is read through the same client and cache as the tools, and
-// each template completes its argument from what this token has been shown.
-import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import type { CallOptions } from "./client";
+// Records an assistant reads often, as `parts://` resources a client can attach as context. Each
+// template reads through the tool that returns the same record (its handler, input rules and
+// not-found hint), so a resource exists only when its tool is selected and says nothing the tool
+// does not. Each template completes its argument from what this token has been shown.
+import {
+  type CacheHint,
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ReadResourceResult,
+  ResourceNotFoundError,
+  ResourceTemplate,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { PartsApiError } from "./client";
 import type { KnownKind } from "./reference";
 import type { RequestScope } from "./server";
 
-/** JSON-RPC code the MCP specification gives to "resource not found". */
-const RESOURCE_NOT_FOUND = -32002;
 const MIME = "application/json";
 
 const COLLECTIONS: Record<KnownKind, string> = {
@@ -31,109 +38,112 @@ interface TemplateSpec {
   title: string;
   description: string;
   variable: "code" | "id";
-  /** Which tool lists or shows valid values, said when one is not found. */
-  hint: string;
-  read(id: string, call: CallOptions): Promise<unknown>;
+  /** The tool that reads one record, and its arguments for this id. */
+  tool: string;
+  args(id: string): Record<string, unknown>;
+  /** The record in the tool's result (a batch tool's first item), or undefined when it is missing. */
+  pick?(result: unknown): unknown;
+  /** Records that change (parts, RFQs) are not cached by clients; reference records as long as here. */
+  changes?: boolean;
 }
 
+const TEMPLATES: readonly TemplateSpec[] = [
+  {
+    kind: "process",
+    title: "Process",
+    description: "A manufacturing process, by code",
+    variable: "code",
+    tool: "get_process",
+    args: (code) => ({ code }),
+  },
+  {
+    kind: "material",
+    title: "Material",
+    description: "A material, by code",
+    variable: "code",
+    tool: "get_material",
+    args: (code) => ({ code }),
+  },
+  {
+    kind: "standard",
+    title: "Standard",
+    description: "A standard, by code",
+    variable: "code",
+    tool: "get_standard",
+    args: (code) => ({ code }),
+  },
+  {
+    kind: "criticality",
+    title: "Criticality",
+    description: "A criticality, by id",
+    variable: "id",
+    tool: "get_criticality",
+    args: (id) => ({ id }),
+  },
+  {
+    kind: "category",
+    title: "Category",
+    description: "A category with its parent, by id",
+    variable: "id",
+    tool: "batch_get_categories",
+    args: (id) => ({ ids: [id] }),
+    pick: (result) => (result as { items: unknown[] }).items[0],
+  },
+  {
+    kind: "part",
+    title: "Part",
+    description: "A part, by id",
+    variable: "id",
+    tool: "get_part",
+    args: (id) => ({ id }),
+    changes: true,
+  },
+  {
+    kind: "rfq",
+    title: "RFQ",
+    description: "A request for quotation, by id",
+    variable: "id",
+    tool: "get_rfq",
+    args: (id) => ({ id }),
+    changes: true,
+  },
+  {
+    kind: "factory",
+    title: "Factory",
+    description: "A factory, by id",
+    variable: "id",
+    tool: "get_factory",
+    args: (id) => ({ id }),
+  },
+];
+
 export function registerResources(server: McpServer, scope: RequestScope): void {
-  const { api, reference } = scope;
-  const templates: TemplateSpec[] = [
-    {
-      kind: "process",
-      title: "Process",
-      description: "A manufacturing process, by code",
-      variable: "code",
-      hint: "Process codes appear as processId on parts.",
-      read: (code, call) => reference.process(code, call),
-    },
-    {
-      kind: "material",
-      title: "Material",
-      description: "A material, by code",
-      variable: "code",
-      hint: "Material codes appear as materialId on parts.",
-      read: (code, call) => reference.material(code, call),
-    },
-    {
-      kind: "standard",
-      title: "Standard",
-      description: "A standard, by code",
-      variable: "code",
-      hint: "parts://standards lists every standard.",
-      read: (code, call) => reference.standard(code, call),
-    },
-    {
-      kind: "criticality",
-      title: "Criticality",
-      description: "A criticality, by id",
-      variable: "id",
-      hint: "Criticality ids appear as criticalityIds on parts.",
-      read: (id, call) => reference.criticality(id, call),
-    },
-    {
-      kind: "category",
-      title: "Category",
-      description: "A category with its parent, by id",
-      variable: "id",
-      hint: "Category ids appear as categoryIds on parts.",
-      read: async (id, call) => {
-        const { items } = await reference.batch("category", [id], call);
-        if (items[0] === undefined) throw Object.assign(new Error("not found"), { status: 404 });
-        return items[0];
-      },
-    },
-    {
-      kind: "part",
-      title: "Part",
-      description: "A part, by id",
-      variable: "id",
-      hint: "Use the list_parts tool to find part ids.",
-      read: async (id, call) => {
-        const part = await api.call("getPart", { params: { id } }, call);
-        reference.rememberPart(part, call);
-        return part;
-      },
-    },
-    {
-      kind: "rfq",
-      title: "RFQ",
-      description: "A request for quotation, by id",
-      variable: "id",
-      hint: "Check the RFQ id.",
-      read: async (id, call) => {
-        const rfq = await api.call("getRfq", { params: { id } }, call);
-        reference.remember("part", [rfq.partId], call);
-        return rfq;
-      },
-    },
-    {
-      kind: "factory",
-      title: "Factory",
-      description: "A factory, by id",
-      variable: "id",
-      hint: "Check the factory id.",
-      read: (id, call) => api.call("getFactory", { params: { id } }, call),
-    },
-  ];
+  const { reference, catalogue } = scope;
+  const referenceHint: CacheHint = { ttlMs: scope.cacheTtlMs, cacheScope: "private" };
 
-  server.registerResource(
-    "standards",
-    "parts://standards",
-    {
-      title: "Standards",
-      description: "Every standard, with governing body and material type",
-      mimeType: MIME,
-    },
-    async (uri, extra) => json(uri.href, { items: await reference.standards({}, scope.callOptions(extra)) }),
-  );
+  if (catalogue.has("list_standards")) {
+    server.registerResource(
+      "standards",
+      "parts://standards",
+      {
+        title: "Standards",
+        description: "Every standard, with governing body and material type",
+        mimeType: MIME,
+        cacheHint: referenceHint,
+      },
+      async (uri, ctx) =>
+        json(uri.href, await readThrough(scope, "list_standards", "Standards", {}, uri.href, ctx)),
+    );
+  }
 
-  for (const spec of templates) {
+  for (const spec of TEMPLATES) {
+    const entry = catalogue.get(spec.tool);
+    if (!entry) continue;
     const template = new ResourceTemplate(`parts://${COLLECTIONS[spec.kind]}/{${spec.variable}}`, {
       list:
-        spec.kind === "standard"
-          ? async (extra) => ({
-              resources: (await reference.standards({}, scope.callOptions(extra))).map((standard) => ({
+        spec.kind === "standard" && catalogue.has("list_standards")
+          ? async (ctx) => ({
+              resources: (await reference.standards({}, scope.callOptions(ctx))).map((standard) => ({
                 uri: resourceUri("standard", standard.code),
                 name: standard.code,
                 title: `${standard.code}: ${standard.name}`,
@@ -146,19 +156,18 @@ export function registerResources(server: McpServer, scope: RequestScope): void 
     server.registerResource(
       spec.kind,
       template,
-      { title: spec.title, description: spec.description, mimeType: MIME },
-      async (uri, variables, extra) => {
+      {
+        title: spec.title,
+        description: spec.description,
+        mimeType: MIME,
+        cacheHint: spec.changes ? { ttlMs: 0, cacheScope: "private" } : referenceHint,
+      },
+      async (uri, variables, ctx) => {
         const id = decodeVariable(variables[spec.variable]);
-        try {
-          return json(uri.href, await spec.read(id, scope.callOptions(extra)));
-        } catch (error) {
-          if ((error as { status?: number }).status === 404) {
-            throw new McpError(RESOURCE_NOT_FOUND, `${spec.title} "${id}" was not found. ${spec.hint}`, {
-              uri: uri.href,
-            });
-          }
-          throw new McpError(ErrorCode.InternalError, scope.describeFailure(error, spec.hint));
-        }
+        const result = await readThrough(scope, spec.tool, spec.title, spec.args(id), uri.href, ctx);
+        const record = spec.pick ? spec.pick(result) : result;
+        if (record === undefined) throw notFound(uri.href, spec.title, id, entry.tool.notFound);
+        return json(uri.href, record);
       },
     );
   }
@@ -169,6 +178,50 @@ export function registerResources(server: McpServer, scope: RequestScope): void 
     const listed = await reference.standards({}, call).catch(() => []);
     return [...new Set([...listed.map((standard) => standard.code), ...reference.known(kind, call)])];
   }
+}
+
+/**
+ * Runs a tool's handler for a resource read: its input rules first (an id the tool would refuse
+ * is Invalid Params), then the read; a 404 is "not found" with the tool's hint, any other failure
+ * the tool's own message.
+ */
+async function readThrough(
+  scope: RequestScope,
+  name: string,
+  title: string,
+  args: Record<string, unknown>,
+  uri: string,
+  ctx: ServerContext,
+): Promise<unknown> {
+  const entry = scope.catalogue.get(name);
+  if (!entry) throw new ResourceNotFoundError(uri);
+  const { tool, input } = entry;
+  const parsed = input.safeParse(args);
+  if (!parsed.success) {
+    const problem = parsed.error.issues[0]?.message ?? "invalid";
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${uri} is not a valid address: ${problem}.`, {
+      uri,
+    });
+  }
+  try {
+    return await tool.handler(parsed.data, {
+      api: scope.api,
+      reference: scope.reference,
+      call: scope.callOptions(ctx),
+    });
+  } catch (error) {
+    if (error instanceof PartsApiError && error.status === 404) {
+      const id = Object.values(args).flat()[0];
+      throw notFound(uri, title, String(id), tool.notFound);
+    }
+    throw new ProtocolError(ProtocolErrorCode.InternalError, scope.describeFailure(error, tool.notFound), {
+      uri,
+    });
+  }
+}
+
+function notFound(uri: string, title: string, id: string, hint: string): ResourceNotFoundError {
+  return new ResourceNotFoundError(uri, `${title} "${id}" was not found. ${hint}`);
 }
 
 /** Prefix match, case-insensitive, sorted; the SDK keeps the first 100 and sets hasMore. */
@@ -185,7 +238,7 @@ function decodeVariable(value: string | string[] | undefined): string {
   try {
     return decodeURIComponent(raw);
   } catch {
-    throw new McpError(ErrorCode.InvalidParams, `"${raw}" is not a valid percent-encoded value`);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `"${raw}" is not a valid percent-encoded value`);
   }
 }
 

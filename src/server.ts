@@ -1,20 +1,17 @@
-// The MCP server: the tools of tools/index.ts registered in one loop (the advertised list computed
-// once, arguments validated before any request, every failure a tool result), plus the
-// `parts://` resources and the prompts. One server serves one token: stdio has one, and the HTTP
-// transport builds a server per request with that request's token.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// The MCP server factory: one `McpServer` per stdio connection or HTTP request, for either
+// protocol era (2025 `initialize` or 2026-07-28 `server/discover`). The tools come from the
+// catalogue built once at start-up (catalogue.ts) and are served by one loop: arguments validated
+// before any request, every failure a tool result. The `parts://` resources and the prompts read
+// through the same client and cache. One instance serves one upstream token.
 import {
-  CallToolRequestSchema,
+  type CacheHint,
   type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  SetLevelRequestSchema,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
-import type { ToolDefinition } from "../tools/define";
-import { DIMENSION_NAMES, Dimensions, jsonSchemaOverride } from "./api/schemas";
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import type { Catalogue } from "./catalogue";
 import { type CallOptions, createDeadline, type PartsApiClient } from "./client";
 import { invalidArgumentsMessage, toolErrorMessage } from "./errors";
 import type { Logger } from "./log";
@@ -33,9 +30,11 @@ export interface Connection {
 export interface ServerOptions {
   api: PartsApiClient;
   reference: ReferenceData;
-  tools: readonly ToolDefinition[];
+  catalogue: Catalogue;
   connection: Connection;
   timeoutMs: number;
+  /** How long reference records are kept (the reference cache's TTL): what resources say of caching. */
+  cacheTtlMs: number;
   logger: Logger;
   /** The upstream token of this server's requests, when it is not the client's own (per-user HTTP). */
   token?: string;
@@ -47,34 +46,51 @@ export interface ServerOptions {
 export interface RequestScope {
   api: PartsApiClient;
   reference: ReferenceData;
+  catalogue: Catalogue;
+  cacheTtlMs: number;
   /** Options for the upstream calls of one request: its cancellation, a fresh deadline, the token. */
-  callOptions(extra?: { signal?: AbortSignal }): CallOptions;
+  callOptions(ctx?: { mcpReq?: { signal?: AbortSignal } }): CallOptions;
   describeFailure(error: unknown, notFound: string, idempotent?: boolean): string;
 }
+
+/**
+ * Lists that never change while the server runs, the same for every caller (the selection is the
+ * process's): a client may keep them for an hour and share them. Lists and reads of upstream data
+ * say so per resource (resources.ts).
+ */
+const STATIC_LIST: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
 
 export function createServer(options: ServerOptions): McpServer {
   const server = new McpServer(
     { name: "parts-mcp", title: "Parts and Sourcing", version: VERSION },
     {
+      // Declared once, here: these lists never change at run time. `logging` is accepted (some
+      // clients set a level first) although logs go to stderr, never to the client.
       capabilities: {
         tools: { listChanged: false },
-        resources: {},
-        prompts: {},
+        resources: { listChanged: false },
+        prompts: { listChanged: false },
         completions: {},
         logging: {},
       },
-      instructions: instructions(options.connection, new Set(options.tools.map((tool) => tool.name))),
+      instructions: instructions(options.connection, options.catalogue),
+      cacheHints: {
+        "tools/list": STATIC_LIST,
+        "prompts/list": STATIC_LIST,
+        "resources/templates/list": STATIC_LIST,
+        "server/discover": STATIC_LIST,
+        "resources/list": { ttlMs: options.cacheTtlMs, cacheScope: "private" },
+      },
     },
   );
-  // Logs go to stderr, never to the client, so no level changes anything; the request is still
-  // accepted, because some clients set a level before anything else.
-  server.server.setRequestHandler(SetLevelRequestSchema, () => ({}));
   const scope: RequestScope = {
     api: options.api,
     reference: options.reference,
-    callOptions: (extra) => ({
+    catalogue: options.catalogue,
+    cacheTtlMs: options.cacheTtlMs,
+    callOptions: (ctx) => ({
       deadline: createDeadline(options.timeoutMs),
-      ...(extra?.signal && { signal: extra.signal }),
+      ...(ctx?.mcpReq?.signal && { signal: ctx.mcpReq.signal }),
       ...(options.token !== undefined && { token: options.token }),
     }),
     describeFailure: (error, notFound, idempotent = true) =>
@@ -85,43 +101,21 @@ export function createServer(options: ServerOptions): McpServer {
         timeoutMs: options.timeoutMs,
       }),
   };
-  registerTools(server, options.tools, scope, options.logger);
+  registerTools(server, scope, options.logger);
   registerResources(server, scope);
-  registerPrompts(server, scope, { canCreate: options.tools.some((tool) => tool.name === "create_part") });
-  // The SDK's registration helpers announce list changes; these lists never change at run time.
-  server.server.registerCapabilities({
-    tools: { listChanged: false },
-    resources: { listChanged: false },
-    prompts: { listChanged: false },
-  });
+  registerPrompts(server, scope);
   return server;
 }
 
-const advertisedCache = new WeakMap<readonly ToolDefinition[], Tool[]>();
-
-function registerTools(
-  server: McpServer,
-  tools: readonly ToolDefinition[],
-  scope: RequestScope,
-  logger: Logger,
-) {
-  const byName = new Map(tools.map((tool) => [tool.name, { tool, input: tool.input.strict() }]));
-
-  server.server.setRequestHandler(ListToolsRequestSchema, () => {
-    let advertised = advertisedCache.get(tools);
-    if (!advertised) {
-      advertised = [...byName.values()].map(({ tool, input }) => advertise(tool, input));
-      advertisedCache.set(tools, advertised);
-    }
-    return { tools: advertised };
-  });
-
-  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const entry = byName.get(request.params.name);
+function registerTools(server: McpServer, scope: RequestScope, logger: Logger) {
+  const { catalogue } = scope;
+  server.server.setRequestHandler("tools/list", () => ({ tools: [...catalogue.advertised] }));
+  server.server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
+    const entry = catalogue.get(request.params.name);
     if (!entry) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool ${request.params.name}. Available: ${[...byName.keys()].join(", ")}`,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown tool ${request.params.name}. Available: ${catalogue.tools.map((tool) => tool.name).join(", ")}`,
       );
     }
     const { tool, input } = entry;
@@ -131,7 +125,8 @@ function registerTools(
       const data = await tool.handler(parsed.data, {
         api: scope.api,
         reference: scope.reference,
-        call: scope.callOptions(extra),
+        call: scope.callOptions(ctx),
+        ...progressReporter(ctx),
       });
       const links = tool.links?.(data) ?? [];
       return {
@@ -155,52 +150,30 @@ function registerTools(
   });
 }
 
-function advertise(tool: ToolDefinition, input: z.ZodObject): Tool {
+/** A `progress` callback for the handler when the request carries a progress token. */
+function progressReporter(ctx: ServerContext) {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  if (progressToken === undefined) return {};
   return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: jsonSchema(input, "input"),
-    outputSchema: jsonSchema(tool.output, "output"),
-    annotations: tool.annotations,
-  };
-}
-
-function jsonSchema(schema: z.ZodObject, io: "input" | "output") {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
-    io,
-    unrepresentable: "any",
-    override: (ctx) => {
-      jsonSchemaOverride(ctx);
-      if (io === "output") compactOutput(ctx);
+    progress: (progress: number, total?: number, message?: string) => {
+      void ctx.mcpReq
+        .notify({
+          method: "notifications/progress",
+          params: {
+            progressToken,
+            progress,
+            ...(total !== undefined && { total }),
+            ...(message !== undefined && { message }),
+          },
+        })
+        .catch(() => {});
     },
-  });
-  return rest as Tool["inputSchema"];
-}
-
-/**
- * Output schemas are read by the model in every prompt, so they say what they must in fewer
- * tokens, with the same meaning for the results this server returns: objects need not be declared
- * closed (results never carry unknown fields), and the 18 optional dimensions are named once.
- */
-function compactOutput({
-  zodSchema,
-  jsonSchema,
-}: {
-  zodSchema: unknown;
-  jsonSchema: Record<string, unknown>;
-}) {
-  if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
-  if (zodSchema === Dimensions) {
-    delete jsonSchema.properties;
-    jsonSchema.propertyNames = { enum: DIMENSION_NAMES };
-    jsonSchema.additionalProperties = { type: "number" };
-  }
+  };
 }
 
 const failure = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true });
 
-function instructions(connection: Connection, tools: ReadonlySet<string>): string {
+function instructions(connection: Connection, tools: Pick<Catalogue, "has">): string {
   const where = connection.embedded
     ? "the embedded sample API (local demo data, not a real service: its parts and RFQs are examples)"
     : `the ${connection.environment} environment of the Parts and Sourcing API at ${connection.baseUrl}`;

@@ -3,6 +3,7 @@
 // PARTS_MCP_AUTH (shared access keys, per-user API tokens, or both).
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
+import { validateHostHeader } from "@modelcontextprotocol/server";
 import { type AccessConfig, type HttpConfig, isWildcardHost } from "../config";
 
 export const TOKEN_HEADER = "x-parts-api-token";
@@ -17,7 +18,9 @@ export interface Refusal {
 
 // ---------------------------------------------------------------------------------------------
 // DNS rebinding: a web page that makes its own name resolve to 127.0.0.1 still sends its own
-// name in Host, and its own origin in Origin.
+// name in Host, and its own origin in Origin. Host is checked by the SDK's validator against the
+// names this server answers for; Origin here, because it is stricter than the SDK's (a listed
+// origin must match in scheme and port too, not only in host name).
 
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 
@@ -44,7 +47,7 @@ export class OriginGuard {
   check(headers: IncomingHttpHeaders): Refusal | undefined {
     if (this.#hosts !== undefined) {
       const host = headers.host;
-      if (host === undefined || !this.#hosts.has(hostname(host))) {
+      if (!validateHostHeader(host, [...this.#hosts]).ok) {
         return {
           status: 403,
           message: `Host ${JSON.stringify(host ?? "")} is not allowed (see PARTS_MCP_ALLOWED_HOSTS).`,

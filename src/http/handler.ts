@@ -1,48 +1,49 @@
-// One HTTP request, from the socket to the MCP server and back. Everything that can be refused
-// is refused from the headers, before the body is read: shutting down (503), Host or Origin of
-// another site (403), a method other than POST (405), no or wrong credentials (401), a body that
-// is not JSON (415) or too large (413). What passes is answered statelessly by the SDK's
-// Streamable HTTP transport (plain JSON responses, no session id), with a server bound to the
-// request's upstream token.
+// One HTTP request, from the socket to the MCP server and back. What can be refused from the
+// headers is refused here, before the body is read: shutting down (503), Host or Origin of another
+// site (403), a method other than POST (405), no or wrong credentials (401). What passes goes to
+// the SDK's per-request handler (`createMcpHandler`), which serves both protocol eras statelessly
+// (2025 requests without a session id, 2026-07-28 requests with their `_meta` envelope), checks
+// the body's size, type and JSON, and builds a server for the request with its upstream token.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import type { Logger } from "../log";
 import type { AccessControl, OriginGuard } from "./access";
-import type { ServerPool } from "./pool";
 
 export const MCP_PATH = "/mcp";
 export const HEALTH_PATH = "/healthz";
 
-/** Beyond the limit, a body is still read (and dropped) up to this much, so that the client gets
- * its 413 instead of a connection reset; a larger one is cut off. */
-const DRAIN_LIMIT = 16 * 1024 * 1024;
-
 const CORS_ALLOW_HEADERS =
-  "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, X-Parts-Api-Token";
-const CORS_EXPOSE_HEADERS = "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate";
+  "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, X-Parts-Api-Token";
+const CORS_EXPOSE_HEADERS = "Mcp-Protocol-Version, WWW-Authenticate";
 
 export interface HandlerOptions {
   guard: OriginGuard;
   access: AccessControl;
-  pool: ServerPool;
+  /** Builds the server for one request; `token` is the caller's own (per-user), if any. */
+  createServer(token: string | undefined): McpServer;
   maxBodyBytes: number;
   logger: Logger;
   /** Called with each per-user token seen, so the logger can redact it. */
   rememberToken(token: string): void;
 }
 
-type Body = { body: Buffer } | { tooLarge: true; drained: boolean };
-
 export class McpHttpHandler {
   readonly #options: HandlerOptions;
+  readonly #serve: ReturnType<typeof toNodeHandler>;
   #draining = false;
   #inFlight = 0;
   #idle: (() => void) | undefined;
 
   constructor(options: HandlerOptions) {
     this.#options = options;
+    const onerror = (error: Error) => options.logger.debug("MCP request refused", { error: error.message });
+    const mcp = createMcpHandler(({ authInfo }) => options.createServer(authInfo?.token), {
+      legacy: "stateless",
+      maxRequestBodySize: options.maxBodyBytes,
+      onerror,
+    });
+    this.#serve = toNodeHandler(mcp, { maxRequestBodySize: options.maxBodyBytes, onerror });
   }
 
   /** MCP requests accepted and not yet answered. */
@@ -85,30 +86,16 @@ export class McpHttpHandler {
       this.#refuse(req, res, admitted);
       return;
     }
-    const { token } = admitted;
     this.#inFlight++;
     res.once("close", this.#done);
-    readBody(req, this.#options.maxBodyBytes).then(
-      (read) => {
-        if ("tooLarge" in read) {
-          this.#refuse(req, res, this.#tooLarge(read.drained));
-          return;
-        }
-        let message: unknown;
-        try {
-          message = JSON.parse(read.body.toString("utf8"));
-        } catch {
-          this.#refuse(req, res, {
-            status: 400,
-            message: "Parse error: the body is not valid JSON.",
-            code: ErrorCode.ParseError,
-          });
-          return;
-        }
-        void this.#serve(req, res, token, message);
-      },
-      () => res.destroy(),
-    );
+    if (this.#draining) res.shouldKeepAlive = false;
+    const auth: AuthInfo | undefined =
+      admitted.token === undefined ? undefined : { token: admitted.token, clientId: "per-user", scopes: [] };
+    this.#serve(Object.assign(req, { auth }), res).catch((error: unknown) => {
+      this.#options.logger.error("MCP request failed", { error });
+      if (!res.headersSent) send(res, 500, rpcError(-32603, "Internal error"));
+      else res.destroy();
+    });
   }
 
   /** What the headers decide: a refusal, a request to serve (with its upstream token), or a
@@ -149,12 +136,6 @@ export class McpHttpHandler {
     }
     const access = this.#options.access.check(req.headers);
     if (!access.ok) return access.refusal;
-    if (!isJson(req.headers["content-type"])) {
-      return { status: 415, message: "Content-Type must be application/json." };
-    }
-    if (Number(req.headers["content-length"] ?? 0) > this.#options.maxBodyBytes + DRAIN_LIMIT) {
-      return this.#tooLarge(false);
-    }
     if (access.token === undefined) return {};
     this.#options.rememberToken(access.token);
     return { token: access.token };
@@ -169,61 +150,13 @@ export class McpHttpHandler {
     }
   };
 
-  async #serve(
-    req: IncomingMessage,
-    res: ServerResponse,
-    token: string | undefined,
-    message: unknown,
-  ): Promise<void> {
-    const { pool, logger } = this.#options;
-    // Initialize leaves the client's capabilities on the server, and setLevel may leave its
-    // level: such a server is not reused.
-    const pooled = !keepsClientState(message);
-    const server = pooled ? pool.acquire(token) : pool.create(token);
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    let finished = false;
-    // A client that goes away cancels its calls (and their upstream requests).
-    res.once("close", () => {
-      if (finished) return;
-      finished = true;
-      detach(server);
-    });
-    if (this.#draining) res.shouldKeepAlive = false;
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(req, res, message);
-    } catch (error) {
-      logger.error("MCP request failed", { error });
-      if (!res.headersSent) {
-        send(res, 500, rpcError(ErrorCode.InternalError, "Internal error"));
-      }
-    }
-    if (finished) return;
-    finished = true;
-    detach(server);
-    if (pooled) pool.release(token, server);
-  }
-
-  #tooLarge(drained: boolean): Failure {
-    return {
-      status: 413,
-      message: `The request body is larger than ${this.#options.maxBodyBytes} bytes (PARTS_MCP_MAX_BODY_BYTES).`,
-      code: ErrorCode.InvalidRequest,
-      // A body that was not read to its end leaves the connection unusable.
-      ...(!drained && { headers: { Connection: "close" } }),
-    };
-  }
-
   #refuse(req: IncomingMessage, res: ServerResponse, failure: Failure): void {
     this.#options.logger.debug("HTTP request refused", {
       method: req.method,
       status: failure.status,
       reason: failure.message,
     });
-    send(res, failure.status, rpcError(failure.code ?? -32000, failure.message), failure.headers);
+    send(res, failure.status, rpcError(-32000, failure.message), failure.headers);
   }
 }
 
@@ -231,25 +164,7 @@ export class McpHttpHandler {
 interface Failure {
   status: number;
   message: string;
-  /** JSON-RPC error code; default -32000 (the SDK's for transport-level refusals). */
-  code?: number;
   headers?: Record<string, string>;
-}
-
-/**
- * Closes a server's transport, which leaves the server free to take another. Closing builds a
- * "Connection closed" McpError for requests still waiting on the client (a stateless server has
- * none); its stack trace is a tenth of a cached call's time, so it is not captured. The close runs
- * synchronously, so the limit is back before anything else runs.
- */
-function detach(server: McpServer): void {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    void server.close();
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
 }
 
 function send(res: ServerResponse, status: number, body: string, headers?: Record<string, string>): void {
@@ -267,46 +182,3 @@ function send(res: ServerResponse, status: number, body: string, headers?: Recor
 
 const rpcError = (code: number, message: string) =>
   JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
-
-function isJson(contentType: string | undefined): boolean {
-  if (contentType === undefined) return false;
-  const semicolon = contentType.indexOf(";");
-  return (
-    (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase() ===
-    "application/json"
-  );
-}
-
-function keepsClientState(message: unknown): boolean {
-  if (Array.isArray(message)) return message.some(keepsClientState);
-  const method = (message as { method?: unknown } | null)?.method;
-  return method === "initialize" || method === "logging/setLevel";
-}
-
-/** The body, or that it is over `limit` (and whether it was read to its end anyway). */
-function readBody(req: IncomingMessage, limit: number): Promise<Body> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
-      } else if (size > limit + DRAIN_LIMIT) {
-        req.removeAllListeners("data");
-        req.pause();
-        resolve({ tooLarge: true, drained: false });
-      } else {
-        chunks.length = 0;
-      }
-    });
-    req.once("end", () => {
-      resolve(
-        size > limit
-          ? { tooLarge: true, drained: true }
-          : { body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) },
-      );
-    });
-    req.once("error", reject);
-  });
-}

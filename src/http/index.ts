@@ -1,10 +1,10 @@
-// `parts-mcp --http`: MCP over Streamable HTTP at /mcp, stateless (no session ids, so any replica
-// can answer any request), with /healthz for load balancers. One API client and one reference
-// cache serve every request; each request gets a server bound to its upstream token (the
-// server's own, or the client's X-Parts-Api-Token), taken from a pool partitioned by token.
+// `parts-mcp --http`: MCP over Streamable HTTP at /mcp for both protocol eras, stateless (no
+// session ids, so any replica can answer any request), with /healthz for load balancers. One API
+// client and one reference cache serve every request; each request gets a server of its own,
+// bound to its upstream token (the server's own, or the client's X-Parts-Api-Token).
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ToolDefinition } from "../../tools/define";
+import type { Catalogue } from "../catalogue";
 import {
   type ApiConfig,
   type CacheConfig,
@@ -14,17 +14,14 @@ import {
   isLoopbackHost,
 } from "../config";
 import type { Logger } from "../log";
+import { openRuntime } from "../runtime";
 import { createServer, type ServerOptions } from "../server";
-import { openRuntime } from "../stdio";
 import { VERSION } from "../version";
 import { AccessControl, OriginGuard, TOKEN_SOURCE } from "./access";
 import { MCP_PATH, McpHttpHandler } from "./handler";
-import { ServerPool } from "./pool";
 
 export { HEALTH_PATH, MCP_PATH } from "./handler";
 
-/** Idle servers kept for reuse, across all tokens. */
-const POOL_SIZE = 256;
 /** Per-user tokens kept for redaction in the logs (the most recent ones). */
 const REMEMBERED_TOKENS = 1_000;
 /** Longer than the idle time-out of load balancers (commonly 60 s), so they close first. */
@@ -58,18 +55,14 @@ export interface RunningHttpServer {
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { http, rememberToken = () => {}, ...serverOptions } = options;
   const perUser = http.access.perUser;
-  const pool = new ServerPool(
-    (token) =>
+  const handler = new McpHttpHandler({
+    guard: new OriginGuard(http),
+    access: new AccessControl(http.access),
+    createServer: (token) =>
       createServer({
         ...serverOptions,
         ...(token !== undefined && { token, tokenSource: TOKEN_SOURCE }),
       }),
-    POOL_SIZE,
-  );
-  const handler = new McpHttpHandler({
-    guard: new OriginGuard(http),
-    access: new AccessControl(http.access),
-    pool,
     maxBodyBytes: http.maxBodyBytes,
     logger: options.logger,
     rememberToken: perUser ? rememberToken : () => {},
@@ -141,19 +134,11 @@ export interface HttpRunOptions {
   api: ApiConfig;
   cache: CacheConfig;
   http: HttpConfig;
-  tools: readonly ToolDefinition[];
-  /** Every tool of the registry, to tell whether a selection is in force. */
-  allToolCount: number;
+  catalogue: Catalogue;
 }
 
 /** The `parts-mcp --http` process: serves until SIGTERM or SIGINT, then drains and exits. */
-export async function runHttpServer({
-  api,
-  cache,
-  http,
-  tools,
-  allToolCount,
-}: HttpRunOptions): Promise<void> {
+export async function runHttpServer({ api, cache, http, catalogue }: HttpRunOptions): Promise<void> {
   const recent = new Set<string>();
   const rememberToken = (token: string) => {
     if (recent.has(token)) return;
@@ -177,9 +162,10 @@ export async function runHttpServer({
     running = await startHttpServer({
       api: upstream.api,
       reference: upstream.reference,
-      tools,
+      catalogue,
       connection: upstream.connection,
       timeoutMs: api.timeoutMs,
+      cacheTtlMs: cache.ttlMs,
       logger,
       http,
       rememberToken,
@@ -209,7 +195,6 @@ export async function runHttpServer({
     baseUrl: upstream.connection.baseUrl,
     ...(upstream.connection.embedded && { note: "embedded sample API" }),
     access: new AccessControl(http.access).mode,
-    ...(tools.length !== allToolCount && { tools: tools.map((tool) => tool.name) }),
   });
 }
 

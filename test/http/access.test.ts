@@ -1,6 +1,6 @@
 // Access control over HTTP, through the real stack (SDK Client → parts-mcp --http → embedded
 // API): shared access keys, per-user API tokens, and what one organisation's token lets it see.
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Part } from "../../src/api/schemas";
 import { type EmbeddedApi, startEmbeddedApi } from "../../src/embedded";

@@ -6,9 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { EmbeddedApi } from "../../src/embedded";
 import { mcpJsonEntry, repoRoot, serverLogDir } from "../support/mcp-server";
 
@@ -99,8 +97,16 @@ export async function spawnRefused(options: SpawnOptions): Promise<{ code: numbe
 }
 
 /** An SDK client connected over Streamable HTTP, sending `headers` with every request. */
-export async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: "parts-mcp-http-tests", version: "1.0.0" });
+/** An SDK client over HTTP, speaking 2025 (`initialize`, the default) or 2026-07-28. */
+export async function connect(
+  url: string,
+  headers: Record<string, string> = {},
+  era: "2025" | "2026" = "2025",
+): Promise<Client> {
+  const client = new Client(
+    { name: "parts-mcp-http-tests", version: "1.0.0" },
+    era === "2026" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
 }
@@ -148,6 +154,19 @@ export function raw(
     req.on("error", reject);
     req.end(options.body);
   });
+}
+
+/** The JSON-RPC message of a response, sent as plain JSON or as the SSE stream's last message. */
+// biome-ignore lint/suspicious/noExplicitAny: a JSON-RPC body whose shape each test asserts
+type Json = any;
+
+export function rpcBody(res: RawResponse): { id?: unknown; result?: Json; error?: Json } {
+  if (!String(res.headers["content-type"]).startsWith("text/event-stream")) return JSON.parse(res.body);
+  const data = res.body
+    .split("\n")
+    .filter((line) => line.startsWith("data:"))
+    .map((line) => line.slice(5).trim());
+  return JSON.parse(data.at(-1) ?? "null");
 }
 
 export const MCP_HEADERS = {

@@ -11,6 +11,7 @@ import {
   MCP_HEADERS,
   ok,
   raw,
+  rpcBody,
   spawnHttpServer,
   toolCall,
 } from "./support";
@@ -44,17 +45,20 @@ describe("parts-mcp --http", () => {
     expect(JSON.parse(res.body)).toEqual({ status: "ok" });
   });
 
-  it("serves an SDK client statelessly, with plain JSON responses and no session id", async () => {
-    const client = await connect(server.url);
-    try {
-      expect((await client.listTools()).tools).toHaveLength(15);
-      expect(ok(await call(client, "get_process", { code: "lpbf" })).code).toBe("lpbf");
-    } finally {
-      await client.close();
+  it("serves an SDK client of either era statelessly, with no session id", async () => {
+    for (const era of ["2025", "2026"] as const) {
+      const client = await connect(server.url, {}, era);
+      try {
+        expect(client.getProtocolEra()).toBe(era === "2026" ? "modern" : "legacy");
+        expect((await client.listTools()).tools).toHaveLength(15);
+        expect(ok(await call(client, "get_process", { code: "lpbf" })).code).toBe("lpbf");
+      } finally {
+        await client.close();
+      }
     }
     const res = await raw(server.url, { headers: MCP_HEADERS, body: initializeBody });
     expect(res.status).toBe(200);
-    expect(res.headers["content-type"]).toMatch(/^application\/json/);
+    expect(rpcBody(res).result.serverInfo.name).toBe("parts-mcp");
     expect(res.headers["mcp-session-id"]).toBeUndefined();
   });
 
@@ -64,7 +68,7 @@ describe("parts-mcp --http", () => {
       body: toolCall("get_process", { code: "cnc-turning" }, 7),
     });
     expect(res.status).toBe(200);
-    const body = JSON.parse(res.body);
+    const body = rpcBody(res);
     expect(body.id).toBe(7);
     expect(body.result.structuredContent.code).toBe("cnc-turning");
   });
@@ -94,7 +98,7 @@ describe("parts-mcp --http", () => {
     expect(text.status).toBe(415);
     const bad = await raw(server.url, { headers: MCP_HEADERS, body: "{not json" });
     expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.body).error.code).toBe(-32700);
+    expect(rpcBody(bad).error.code).toBe(-32700);
   });
 
   it("answers 404 outside /mcp and /healthz", async () => {
@@ -156,7 +160,7 @@ describe("the request body limit (1 MiB by default)", () => {
     const body = toolCall("get_process", { code: "x".repeat(1024 * 1024 + 1) });
     const res = await raw(server.url, { headers: MCP_HEADERS, body });
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body).error.message).toMatch(/PARTS_MCP_MAX_BODY_BYTES/);
+    expect(JSON.parse(res.body).error.message).toMatch(/too large|exceeds/i);
     expect(api.stats.requests()).toBe(before);
   });
 
@@ -173,6 +177,6 @@ describe("the request body limit (1 MiB by default)", () => {
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(1024 * 1024);
     const res = await raw(server.url, { headers: MCP_HEADERS, body });
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.body).result.isError).toBe(true);
+    expect(rpcBody(res).result.isError).toBe(true);
   });
 });

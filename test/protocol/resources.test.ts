@@ -1,11 +1,11 @@
 // Resources, completions and prompts through the real stack, and the reference cache counted at
 // the embedded API.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Part, Standard } from "../../src/api/schemas";
-import { type RunningServer, startServer } from "../support/mcp-server";
+import { connectInProcess, ERAS, type InProcessServer } from "../support/in-process";
 
-let server: RunningServer;
+let server: InProcessServer;
 let part: Part;
 let standards: Standard[];
 
@@ -26,209 +26,217 @@ const embeddedData = (message: { content: unknown } | undefined) => {
 const completeTemplate = (uri: string, name: string, value: string) =>
   server.client.complete({ ref: { type: "ref/resource", uri }, argument: { name, value } });
 
-beforeAll(async () => {
-  server = await startServer();
-  const listed = (await server.call("list_parts", { pageSize: 50 })).structuredContent as { items: Part[] };
-  const found = listed.items.find(
-    (p) => p.processId && p.materialId && p.standardIds?.length && p.categoryIds?.length,
-  );
-  if (!found) throw new Error("no part with references on the first page");
-  part = found;
-  standards = (await read("parts://standards")).items;
-});
-
-afterAll(() => server?.close());
-
-describe("resources", () => {
-  it("offer a template for every kind of record, each with a title and MIME type", async () => {
-    const { resourceTemplates } = await server.client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(
-      [
-        "parts://categories/{id}",
-        "parts://criticalities/{id}",
-        "parts://factories/{id}",
-        "parts://materials/{code}",
-        "parts://parts/{id}",
-        "parts://processes/{code}",
-        "parts://rfqs/{id}",
-        "parts://standards/{code}",
-      ].sort(),
+describe.each(ERAS)("resources, completions and prompts (%s era)", (era) => {
+  beforeAll(async () => {
+    server = await connectInProcess({ era });
+    const listed = (await server.call("list_parts", { pageSize: 50 })).structuredContent as { items: Part[] };
+    const found = listed.items.find(
+      (p) => p.processId && p.materialId && p.standardIds?.length && p.categoryIds?.length,
     );
-    for (const template of resourceTemplates) {
-      expect(template.title).toBeTruthy();
-      expect(template.mimeType).toBe("application/json");
-    }
-    const { resources } = await server.client.listResources();
-    expect(resources.map((r) => r.uri)).toContain("parts://standards");
-    expect(resources.filter((r) => r.uri.startsWith("parts://standards/")).length).toBe(standards.length);
+    if (!found) throw new Error("no part with references on the first page");
+    part = found;
+    standards = (await read("parts://standards")).items;
   });
 
-  it("read each kind of record, the same as the tools return it", async () => {
-    expect(standards.length).toBeGreaterThanOrEqual(30);
-    const tool = (r: CallToolResult) => r.structuredContent;
-    expect(await read(`parts://parts/${encodeURIComponent(part.id)}`)).toEqual(part);
-    expect(await read(`parts://processes/${encodeURIComponent(part.processId ?? "")}`)).toEqual(
-      tool(await server.call("get_process", { code: part.processId })),
-    );
-    expect(await read(`parts://materials/${encodeURIComponent(part.materialId ?? "")}`)).toMatchObject({
-      code: part.materialId,
+  afterAll(() => server?.close());
+
+  describe("resources", () => {
+    it("offer a template for every kind of record, each with a title and MIME type", async () => {
+      const { resourceTemplates } = await server.client.listResourceTemplates();
+      expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(
+        [
+          "parts://categories/{id}",
+          "parts://criticalities/{id}",
+          "parts://factories/{id}",
+          "parts://materials/{code}",
+          "parts://parts/{id}",
+          "parts://processes/{code}",
+          "parts://rfqs/{id}",
+          "parts://standards/{code}",
+        ].sort(),
+      );
+      for (const template of resourceTemplates) {
+        expect(template.title).toBeTruthy();
+        expect(template.mimeType).toBe("application/json");
+      }
+      const { resources } = await server.client.listResources();
+      expect(resources.map((r) => r.uri)).toContain("parts://standards");
+      expect(resources.filter((r) => r.uri.startsWith("parts://standards/")).length).toBe(standards.length);
     });
-    const spaced = standards.find((s) => s.code.includes(" ")) as Standard;
-    expect(await read(`parts://standards/${encodeURIComponent(spaced.code)}`)).toEqual(spaced);
-    const categoryId = part.categoryIds?.[0] as string;
-    expect(await read(`parts://categories/${encodeURIComponent(categoryId)}`)).toMatchObject({
-      id: categoryId,
+
+    it("read each kind of record, the same as the tools return it", async () => {
+      expect(standards.length).toBeGreaterThanOrEqual(30);
+      const tool = (r: CallToolResult) => r.structuredContent;
+      expect(await read(`parts://parts/${encodeURIComponent(part.id)}`)).toEqual(part);
+      expect(await read(`parts://processes/${encodeURIComponent(part.processId ?? "")}`)).toEqual(
+        tool(await server.call("get_process", { code: part.processId })),
+      );
+      expect(await read(`parts://materials/${encodeURIComponent(part.materialId ?? "")}`)).toMatchObject({
+        code: part.materialId,
+      });
+      const spaced = standards.find((s) => s.code.includes(" ")) as Standard;
+      expect(await read(`parts://standards/${encodeURIComponent(spaced.code)}`)).toEqual(spaced);
+      const categoryId = part.categoryIds?.[0] as string;
+      expect(await read(`parts://categories/${encodeURIComponent(categoryId)}`)).toMatchObject({
+        id: categoryId,
+      });
+      const rfq = server.api.store.rfqs()[0];
+      expect(await read(`parts://rfqs/${encodeURIComponent(rfq?.id ?? "")}`)).toMatchObject({ id: rfq?.id });
+      const factory = server.api.store.factories()[0];
+      expect(await read(`parts://factories/${encodeURIComponent(factory?.id ?? "")}`)).toMatchObject({
+        id: factory?.id,
+      });
     });
-    const rfq = server.api.store.rfqs()[0];
-    expect(await read(`parts://rfqs/${encodeURIComponent(rfq?.id ?? "")}`)).toMatchObject({ id: rfq?.id });
-    const factory = server.api.store.factories()[0];
-    expect(await read(`parts://factories/${encodeURIComponent(factory?.id ?? "")}`)).toMatchObject({
-      id: factory?.id,
+
+    it("answer an unknown code with resource-not-found, never empty contents", async () => {
+      await expect(server.client.readResource({ uri: "parts://standards/NOPE%2099" })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/Standard "NOPE 99" was not found/),
+      });
+      await expect(server.client.readResource({ uri: "parts://parts/missing-part" })).rejects.toMatchObject({
+        code: -32602,
+        data: { uri: "parts://parts/missing-part" },
+        message: expect.stringMatching(/^Part "missing-part" was not found\. Use list_parts/),
+      });
+      await expect(server.client.readResource({ uri: "parts://gadgets/1" })).rejects.toMatchObject({
+        code: -32602,
+        data: { uri: "parts://gadgets/1" },
+      });
+    });
+
+    it("are linked from tool results that mention them", async () => {
+      const result = await server.call("get_part", { id: part.id });
+      const links = result.content
+        .filter((c) => c.type === "resource_link")
+        .map((c) => (c as { uri: string }).uri);
+      expect(links).toContain(`parts://parts/${encodeURIComponent(part.id)}`);
+      expect(links).toContain(`parts://processes/${encodeURIComponent(part.processId ?? "")}`);
+      for (const code of part.standardIds ?? [])
+        expect(links).toContain(`parts://standards/${encodeURIComponent(code)}`);
     });
   });
 
-  it("answer an unknown code with resource-not-found, never empty contents", async () => {
-    await expect(server.client.readResource({ uri: "parts://standards/NOPE%2099" })).rejects.toMatchObject({
-      code: -32002,
-      message: expect.stringMatching(/Standard "NOPE 99" was not found/),
+  describe("completion", () => {
+    it("completes standard codes from the standards list, by prefix, case-insensitively", async () => {
+      const { completion } = await completeTemplate("parts://standards/{code}", "code", "astm");
+      const expected = standards.filter((s) => s.code.toLowerCase().startsWith("astm")).map((s) => s.code);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(completion.values.sort()).toEqual(expected.sort());
     });
-    await expect(server.client.readResource({ uri: "parts://parts/missing-part" })).rejects.toMatchObject({
-      code: -32002,
+
+    it("completes ids the server has seen, at most 100 with hasMore", async () => {
+      for (let page = 1; page <= 4; page++) await server.call("list_parts", { page, pageSize: 50 });
+      const { completion } = await completeTemplate("parts://parts/{id}", "id", "");
+      expect(completion.values).toHaveLength(100);
+      expect(completion.hasMore).toBe(true);
+      expect(completion.total).toBeGreaterThan(100);
+      const processes = await completeTemplate("parts://processes/{code}", "code", "");
+      expect(processes.completion.values).toContain(part.processId);
+    });
+
+    it("completes prompt arguments", async () => {
+      const { completion } = await server.client.complete({
+        ref: { type: "ref/prompt", name: "find_standard" },
+        argument: { name: "materialType", value: "PO" },
+      });
+      expect(completion.values).toEqual(["polymer"]);
+      const bodies = await server.client.complete({
+        ref: { type: "ref/prompt", name: "find_standard" },
+        argument: { name: "governingBody", value: "a" },
+      });
+      expect(bodies.completion.values).toContain("ASTM");
+      expect(bodies.completion.values.every((v) => v.toLowerCase().startsWith("a"))).toBe(true);
     });
   });
 
-  it("are linked from tool results that mention them", async () => {
-    const result = await server.call("get_part", { id: part.id });
-    const links = result.content
-      .filter((c) => c.type === "resource_link")
-      .map((c) => (c as { uri: string }).uri);
-    expect(links).toContain(`parts://parts/${encodeURIComponent(part.id)}`);
-    expect(links).toContain(`parts://processes/${encodeURIComponent(part.processId ?? "")}`);
-    for (const code of part.standardIds ?? [])
-      expect(links).toContain(`parts://standards/${encodeURIComponent(code)}`);
-  });
-});
-
-describe("completion", () => {
-  it("completes standard codes from the standards list, by prefix, case-insensitively", async () => {
-    const { completion } = await completeTemplate("parts://standards/{code}", "code", "astm");
-    const expected = standards.filter((s) => s.code.toLowerCase().startsWith("astm")).map((s) => s.code);
-    expect(expected.length).toBeGreaterThan(0);
-    expect(completion.values.sort()).toEqual(expected.sort());
-  });
-
-  it("completes ids the server has seen, at most 100 with hasMore", async () => {
-    for (let page = 1; page <= 4; page++) await server.call("list_parts", { page, pageSize: 50 });
-    const { completion } = await completeTemplate("parts://parts/{id}", "id", "");
-    expect(completion.values).toHaveLength(100);
-    expect(completion.hasMore).toBe(true);
-    expect(completion.total).toBeGreaterThan(100);
-    const processes = await completeTemplate("parts://processes/{code}", "code", "");
-    expect(processes.completion.values).toContain(part.processId);
-  });
-
-  it("completes prompt arguments", async () => {
-    const { completion } = await server.client.complete({
-      ref: { type: "ref/prompt", name: "find_standard" },
-      argument: { name: "materialType", value: "PO" },
+  describe("prompts", () => {
+    it("are the three for drafting, RFQ status and finding standards", async () => {
+      const { prompts } = await server.client.listPrompts();
+      expect(prompts.map((p) => p.name).sort()).toEqual(["draft_part", "find_standard", "rfq_status"]);
     });
-    expect(completion.values).toEqual(["polymer"]);
-    const bodies = await server.client.complete({
-      ref: { type: "ref/prompt", name: "find_standard" },
-      argument: { name: "governingBody", value: "a" },
+
+    it("draft_part walks to a create_part call and embeds the standards for the material type", async () => {
+      const { messages } = await server.client.getPrompt({
+        name: "draft_part",
+        arguments: { description: "a titanium bracket for a satellite", materialType: "metal" },
+      });
+      const text = (messages[0]?.content as { text?: string } | undefined)?.text ?? "";
+      expect(text).toContain("a titanium bracket for a satellite");
+      expect(text).toMatch(/create_part/);
+      const embedded = embeddedData(messages[1]);
+      expect(embedded.items.length).toBeGreaterThan(0);
+      expect(embedded.items.every((s: Standard) => s.materialType === "metal")).toBe(true);
     });
-    expect(bodies.completion.values).toContain("ASTM");
-    expect(bodies.completion.values.every((v) => v.toLowerCase().startsWith("a"))).toBe(true);
-  });
-});
 
-describe("prompts", () => {
-  it("are the three for drafting, RFQ status and finding standards", async () => {
-    const { prompts } = await server.client.listPrompts();
-    expect(prompts.map((p) => p.name).sort()).toEqual(["draft_part", "find_standard", "rfq_status"]);
-  });
-
-  it("draft_part walks to a create_part call and embeds the standards for the material type", async () => {
-    const { messages } = await server.client.getPrompt({
-      name: "draft_part",
-      arguments: { description: "a titanium bracket for a satellite", materialType: "metal" },
+    it("rfq_status embeds the RFQ and its part", async () => {
+      const rfq = server.api.store.rfqs()[0];
+      const { messages } = await server.client.getPrompt({
+        name: "rfq_status",
+        arguments: { rfqId: rfq?.id ?? "" },
+      });
+      const uris = messages.slice(1).map((m) => (m.content as { resource: { uri: string } }).resource.uri);
+      expect(uris).toEqual([
+        `parts://rfqs/${encodeURIComponent(rfq?.id ?? "")}`,
+        `parts://parts/${encodeURIComponent(rfq?.partId ?? "")}`,
+      ]);
+      await expect(
+        server.client.getPrompt({ name: "rfq_status", arguments: { rfqId: "nope" } }),
+      ).rejects.toThrow(/Not found/);
     });
-    const text = (messages[0]?.content as { text?: string } | undefined)?.text ?? "";
-    expect(text).toContain("a titanium bracket for a satellite");
-    expect(text).toMatch(/create_part/);
-    const embedded = embeddedData(messages[1]);
-    expect(embedded.items.length).toBeGreaterThan(0);
-    expect(embedded.items.every((s: Standard) => s.materialType === "metal")).toBe(true);
-  });
 
-  it("rfq_status embeds the RFQ and its part", async () => {
-    const rfq = server.api.store.rfqs()[0];
-    const { messages } = await server.client.getPrompt({
-      name: "rfq_status",
-      arguments: { rfqId: rfq?.id ?? "" },
+    it("find_standard embeds the standards of the governing body", async () => {
+      const { messages } = await server.client.getPrompt({
+        name: "find_standard",
+        arguments: { governingBody: "ISO" },
+      });
+      const embedded = embeddedData(messages[1]);
+      expect(embedded.items.length).toBeGreaterThan(0);
+      expect(embedded.items.every((s: Standard) => s.governingBody === "ISO")).toBe(true);
     });
-    const uris = messages.slice(1).map((m) => (m.content as { resource: { uri: string } }).resource.uri);
-    expect(uris).toEqual([
-      `parts://rfqs/${encodeURIComponent(rfq?.id ?? "")}`,
-      `parts://parts/${encodeURIComponent(rfq?.partId ?? "")}`,
-    ]);
-    await expect(
-      server.client.getPrompt({ name: "rfq_status", arguments: { rfqId: "nope" } }),
-    ).rejects.toThrow(/Not found/);
   });
 
-  it("find_standard embeds the standards of the governing body", async () => {
-    const { messages } = await server.client.getPrompt({
-      name: "find_standard",
-      arguments: { governingBody: "ISO" },
+  describe("the reference cache", () => {
+    it("serves a second lookup from memory, for tools and resources alike", async () => {
+      const code = standards[3]?.code as string;
+      const before = server.api.stats.requests("getStandard");
+      await server.call("get_standard", { code });
+      await server.call("get_standard", { code });
+      await read(`parts://standards/${encodeURIComponent(code)}`);
+      expect(server.api.stats.requests("getStandard") - before).toBe(1);
     });
-    const embedded = embeddedData(messages[1]);
-    expect(embedded.items.length).toBeGreaterThan(0);
-    expect(embedded.items.every((s: Standard) => s.governingBody === "ISO")).toBe(true);
-  });
-});
 
-describe("the reference cache", () => {
-  it("serves a second lookup from memory, for tools and resources alike", async () => {
-    const code = standards[3]?.code as string;
-    const before = server.api.stats.requests("getStandard");
-    await server.call("get_standard", { code });
-    await server.call("get_standard", { code });
-    await read(`parts://standards/${encodeURIComponent(code)}`);
-    expect(server.api.stats.requests("getStandard") - before).toBe(1);
-  });
+    it("makes one upstream request for N concurrent lookups of the same record", async () => {
+      const code = standards[5]?.code as string;
+      const before = server.api.stats.requests("getStandard");
+      server.api.faults.add({ endpoint: "getStandard", action: { kind: "latency", ms: 100 } });
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => server.call("get_standard", { code })),
+      );
+      server.api.faults.clear();
+      for (const result of results) expect(result.structuredContent).toMatchObject({ code });
+      expect(server.api.stats.requests("getStandard") - before).toBe(1);
+    });
 
-  it("makes one upstream request for N concurrent lookups of the same record", async () => {
-    const code = standards[5]?.code as string;
-    const before = server.api.stats.requests("getStandard");
-    server.api.faults.add({ endpoint: "getStandard", action: { kind: "latency", ms: 100 } });
-    const results = await Promise.all(
-      Array.from({ length: 10 }, () => server.call("get_standard", { code })),
-    );
-    server.api.faults.clear();
-    for (const result of results) expect(result.structuredContent).toMatchObject({ code });
-    expect(server.api.stats.requests("getStandard") - before).toBe(1);
-  });
+    it("serves batch entries from what single lookups fetched, and asks only for the rest", async () => {
+      const [cached, fresh] = [standards[7]?.code as string, standards[8]?.code as string];
+      await server.call("get_standard", { code: cached });
+      const before = server.api.stats.requests();
+      const result = await server.call("batch_get_standards", { codes: [cached, fresh] });
+      expect((result.structuredContent as { items: Standard[] }).items.map((s) => s.code)).toEqual([
+        cached,
+        fresh,
+      ]);
+      expect(server.api.stats.requests() - before).toBe(1);
+      const again = server.api.stats.requests();
+      await server.call("batch_get_standards", { codes: [fresh, cached] });
+      expect(server.api.stats.requests()).toBe(again);
+    });
 
-  it("serves batch entries from what single lookups fetched, and asks only for the rest", async () => {
-    const [cached, fresh] = [standards[7]?.code as string, standards[8]?.code as string];
-    await server.call("get_standard", { code: cached });
-    const before = server.api.stats.requests();
-    const result = await server.call("batch_get_standards", { codes: [cached, fresh] });
-    expect((result.structuredContent as { items: Standard[] }).items.map((s) => s.code)).toEqual([
-      cached,
-      fresh,
-    ]);
-    expect(server.api.stats.requests() - before).toBe(1);
-    const again = server.api.stats.requests();
-    await server.call("batch_get_standards", { codes: [fresh, cached] });
-    expect(server.api.stats.requests()).toBe(again);
-  });
-
-  it("does not keep failures", async () => {
-    const code = standards[10]?.code as string;
-    server.api.faults.add({ endpoint: "getStandard", action: { kind: "status", status: 404 }, times: 1 });
-    expect((await server.call("get_standard", { code })).isError).toBe(true);
-    expect((await server.call("get_standard", { code })).structuredContent).toMatchObject({ code });
+    it("does not keep failures", async () => {
+      const code = standards[10]?.code as string;
+      server.api.faults.add({ endpoint: "getStandard", action: { kind: "status", status: 404 }, times: 1 });
+      expect((await server.call("get_standard", { code })).isError).toBe(true);
+      expect((await server.call("get_standard", { code })).structuredContent).toMatchObject({ code });
+    });
   });
 });

@@ -42,6 +42,56 @@ describe("the stdio server", () => {
     }
   });
 
+  it("serves a 2026-07-28 client (server/discover, per-request envelope) from the same process", async () => {
+    const server = await startServer({ sharedApi: api, era: "2026" });
+    try {
+      expect(server.client.getProtocolEra()).toBe("modern");
+      const listed = await server.call("list_parts", { pageSize: 1 });
+      const part = (listed.structuredContent as { items: { id: string }[] }).items[0];
+      const result = await server.call("get_part", { id: part?.id ?? "" });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ id: part?.id });
+      expect(server.client.getInstructions()).toMatch(/embedded sample API/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers server/discover on a raw pipe, and names the revisions it speaks to an unknown one", async () => {
+    const child = spawnFromMcpJson({ PARTS_API_BASE_URL: api.url, PARTS_API_TOKEN: api.demoToken });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const envelope = (version: string) => ({
+      "io.modelcontextprotocol/protocolVersion": version,
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    });
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope("2026-07-28") } })}\n`,
+    );
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: envelope("2099-01-01") } })}\n`,
+    );
+    while (stdout.split("\n").filter(Boolean).length < 2) await once(child.stdout, "data");
+    child.stdin.end();
+    await once(child, "exit");
+    const answers = stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    const discover = answers.find((answer) => answer.id === 1);
+    const unknown = answers.find((answer) => answer.id === 2);
+    expect(discover.result.supportedVersions).toContain("2026-07-28");
+    expect(discover.result).toMatchObject({ ttlMs: 3_600_000, cacheScope: "public" });
+    expect(discover.result.instructions).toMatch(/embedded sample API/);
+    expect(unknown.error).toMatchObject({
+      code: -32022,
+      data: { supported: ["2026-07-28"], requested: "2099-01-01" },
+    });
+  });
+
   it("says in its instructions that it is connected to sample data", async () => {
     const server = await startServer({ sharedApi: api });
     try {

@@ -1,14 +1,15 @@
-// Every tool through the real stack: SDK Client → stdio → server (spawned from mcp.json) → HTTP →
-// embedded API on 127.0.0.1. The SDK client also validates each structuredContent against the
+// Every tool through the real stack, in both protocol eras: SDK Client → server (from source, in
+// this process) → HTTP → embedded API on 127.0.0.1. The SDK client also validates each structuredContent against the
 // tool's outputSchema, so a success here is a success that matches the advertised schema.
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Part } from "../../src/api/schemas";
-import { type RunningServer, startServer, textOf } from "../support/mcp-server";
+import { connectInProcess, ERAS, type InProcessServer } from "../support/in-process";
+import { textOf } from "../support/mcp-server";
 
-let server: RunningServer;
+let server: InProcessServer;
 let advertised: Tool[];
 let richPart: Part;
 
@@ -36,319 +37,321 @@ async function allParts(view?: string): Promise<Part[]> {
   }
 }
 
-beforeAll(async () => {
-  // The cache would hide upstream behaviour (faults, request counts); it has tests of its own.
-  server = await startServer({ env: { PARTS_MCP_CACHE_TTL_MS: "0" } });
-  advertised = (await server.client.listTools()).tools;
-  const parts = await allParts();
-  const found = parts.find(
-    (p) =>
-      p.processId &&
-      p.materialId &&
-      p.standardIds?.length &&
-      p.criticalityIds?.length &&
-      p.categoryIds?.length,
-  );
-  if (!found) throw new Error("the sample data has no part with every kind of reference");
-  richPart = found;
-});
-
-afterAll(() => server?.close());
-
-describe("the advertised tools", () => {
-  it("are the fifteen decided ones", () => {
-    expect(advertised.map((t) => t.name).sort()).toEqual(
-      [
-        "batch_get_categories",
-        "batch_get_criticalities",
-        "batch_get_standards",
-        "create_part",
-        "describe_part",
-        "get_criticality",
-        "get_factory",
-        "get_material",
-        "get_part",
-        "get_process",
-        "get_rfq",
-        "get_standard",
-        "import_part_file",
-        "list_parts",
-        "list_standards",
-      ].sort(),
+describe.each(ERAS)("tools (%s era)", (era) => {
+  beforeAll(async () => {
+    // The cache would hide upstream behaviour (faults, request counts); it has tests of its own.
+    server = await connectInProcess({ era, cacheTtlMs: 0 });
+    advertised = (await server.client.listTools()).tools;
+    const parts = await allParts();
+    const found = parts.find(
+      (p) =>
+        p.processId &&
+        p.materialId &&
+        p.standardIds?.length &&
+        p.criticalityIds?.length &&
+        p.categoryIds?.length,
     );
+    if (!found) throw new Error("the sample data has no part with every kind of reference");
+    richPart = found;
   });
 
-  it("take exactly the decided input fields", () => {
-    const fields = Object.fromEntries(
-      advertised.map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {})]),
-    );
-    expect(fields.get_part).toEqual(["id"]);
-    expect(fields.list_parts).toEqual(["page", "pageSize", "view"]);
-    expect(fields.import_part_file).toEqual(["partId", "name", "sasUrl"]);
-    expect(fields.list_standards).toEqual(["governingBody", "materialType"]);
-    expect(fields.batch_get_standards).toEqual(["codes"]);
-    expect(fields.batch_get_criticalities).toEqual(["ids"]);
-    expect(fields.batch_get_categories).toEqual(["ids"]);
-    expect(fields.describe_part).toEqual(["id"]);
-    for (const name of ["get_rfq", "get_factory", "get_criticality"]) expect(fields[name]).toEqual(["id"]);
-    for (const name of ["get_process", "get_material", "get_standard"])
-      expect(fields[name]).toEqual(["code"]);
-    expect(advertised.find((t) => t.name === "create_part")?.inputSchema.required).toEqual(["title"]);
-  });
+  afterAll(() => server?.close());
 
-  it("carry all four annotations, reads marked read-only and writes not idempotent", () => {
-    for (const tool of advertised) {
-      const a = tool.annotations ?? {};
-      const write = tool.name === "create_part" || tool.name === "import_part_file";
-      expect(a, tool.name).toEqual({
-        readOnlyHint: !write,
-        destructiveHint: false,
-        idempotentHint: !write,
-        openWorldHint: true,
-      });
-    }
-  });
+  describe("the advertised tools", () => {
+    it("are the fifteen decided ones", () => {
+      expect(advertised.map((t) => t.name).sort()).toEqual(
+        [
+          "batch_get_categories",
+          "batch_get_criticalities",
+          "batch_get_standards",
+          "create_part",
+          "describe_part",
+          "get_criticality",
+          "get_factory",
+          "get_material",
+          "get_part",
+          "get_process",
+          "get_rfq",
+          "get_standard",
+          "import_part_file",
+          "list_parts",
+          "list_standards",
+        ].sort(),
+      );
+    });
 
-  it("describe every input field, have object input and output schemas, and short descriptions", () => {
-    for (const tool of advertised) {
-      expect(tool.inputSchema.type).toBe("object");
-      expect(tool.inputSchema).not.toHaveProperty("anyOf");
-      expect(tool.outputSchema?.type, tool.name).toBe("object");
-      expect(tool.description?.length ?? 0, tool.name).toBeLessThanOrEqual(300);
-      expect(tool.title, tool.name).toBeTruthy();
-      for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
-        if (tool.name === "create_part" && !(schema as { description?: string }).description) continue;
-        expect((schema as { description?: string }).description, `${tool.name}.${field}`).toBeTruthy();
+    it("take exactly the decided input fields", () => {
+      const fields = Object.fromEntries(
+        advertised.map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {})]),
+      );
+      expect(fields.get_part).toEqual(["id"]);
+      expect(fields.list_parts).toEqual(["page", "pageSize", "view"]);
+      expect(fields.import_part_file).toEqual(["partId", "name", "sasUrl"]);
+      expect(fields.list_standards).toEqual(["governingBody", "materialType"]);
+      expect(fields.batch_get_standards).toEqual(["codes"]);
+      expect(fields.batch_get_criticalities).toEqual(["ids"]);
+      expect(fields.batch_get_categories).toEqual(["ids"]);
+      expect(fields.describe_part).toEqual(["id"]);
+      for (const name of ["get_rfq", "get_factory", "get_criticality"]) expect(fields[name]).toEqual(["id"]);
+      for (const name of ["get_process", "get_material", "get_standard"])
+        expect(fields[name]).toEqual(["code"]);
+      expect(advertised.find((t) => t.name === "create_part")?.inputSchema.required).toEqual(["title"]);
+    });
+
+    it("carry all four annotations, reads marked read-only and writes not idempotent", () => {
+      for (const tool of advertised) {
+        const a = tool.annotations ?? {};
+        const write = tool.name === "create_part" || tool.name === "import_part_file";
+        expect(a, tool.name).toEqual({
+          readOnlyHint: !write,
+          destructiveHint: false,
+          idempotentHint: !write,
+          openWorldHint: true,
+        });
       }
-    }
+    });
+
+    it("describe every input field, have object input and output schemas, and short descriptions", () => {
+      for (const tool of advertised) {
+        expect(tool.inputSchema.type).toBe("object");
+        expect(tool.inputSchema).not.toHaveProperty("anyOf");
+        expect(tool.outputSchema?.type, tool.name).toBe("object");
+        expect(tool.description?.length ?? 0, tool.name).toBeLessThanOrEqual(300);
+        expect(tool.title, tool.name).toBeTruthy();
+        for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+          if (tool.name === "create_part" && !(schema as { description?: string }).description) continue;
+          expect((schema as { description?: string }).description, `${tool.name}.${field}`).toBeTruthy();
+        }
+      }
+    });
+
+    it("cost at most 5,000 tokens in all, in every prompt that lists them", () => {
+      const tokens = new Tiktoken(o200k).encode(JSON.stringify({ tools: advertised })).length;
+      expect(tokens).toBeLessThanOrEqual(5_000);
+    });
+
+    it("match the reviewed snapshot (update it with `npx vitest run -u` after reviewing the change)", async () => {
+      await expect(JSON.stringify(advertised, null, 2)).toMatchFileSnapshot("__snapshots__/tools-list.json");
+    });
   });
 
-  it("cost at most 5,000 tokens in all, in every prompt that lists them", () => {
-    const tokens = new Tiktoken(o200k).encode(JSON.stringify({ tools: advertised })).length;
-    expect(tokens).toBeLessThanOrEqual(5_000);
-  });
+  describe("parts", () => {
+    it("get_part returns the part as the API has it", async () => {
+      const part = ok(await server.call("get_part", { id: richPart.id }));
+      expect(part).toEqual(richPart);
+    });
 
-  it("match the reviewed snapshot (update it with `npx vitest run -u` after reviewing the change)", async () => {
-    await expect(JSON.stringify(advertised, null, 2)).toMatchFileSnapshot("__snapshots__/tools-list.json");
-  });
-});
+    it("list_parts pages with nextPage until hasMore is false, and honours view", async () => {
+      const first = ok(await server.call("list_parts", { pageSize: 5 }));
+      expect(first).toMatchObject({ page: 1, pageSize: 5, hasMore: true, nextPage: 2 });
+      expect(first.items).toHaveLength(5);
+      const second = ok(await server.call("list_parts", { pageSize: 5, page: 2 }));
+      expect((second.items as Part[])[0]?.id).not.toBe((first.items as Part[])[0]?.id);
 
-describe("parts", () => {
-  it("get_part returns the part as the API has it", async () => {
-    const part = ok(await server.call("get_part", { id: richPart.id }));
-    expect(part).toEqual(richPart);
-  });
+      const owned = await allParts("IP_OWNER");
+      const ownerIds = new Set(owned.map((p) => p.ipOwnerId));
+      expect(ownerIds.size).toBe(1);
+      const consumer = await allParts("CONSUMER");
+      expect(consumer.every((p) => p.published)).toBe(true);
+    });
 
-  it("list_parts pages with nextPage until hasMore is false, and honours view", async () => {
-    const first = ok(await server.call("list_parts", { pageSize: 5 }));
-    expect(first).toMatchObject({ page: 1, pageSize: 5, hasMore: true, nextPage: 2 });
-    expect(first.items).toHaveLength(5);
-    const second = ok(await server.call("list_parts", { pageSize: 5, page: 2 }));
-    expect((second.items as Part[])[0]?.id).not.toBe((first.items as Part[])[0]?.id);
+    it("list_parts without arguments reports the default page and page size", async () => {
+      const result = ok(await server.call("list_parts"));
+      expect(result).toMatchObject({ page: 1, pageSize: 20 });
+    });
 
-    const owned = await allParts("IP_OWNER");
-    const ownerIds = new Set(owned.map((p) => p.ipOwnerId));
-    expect(ownerIds.size).toBe(1);
-    const consumer = await allParts("CONSUMER");
-    expect(consumer.every((p) => p.published)).toBe(true);
-  });
-
-  it("list_parts without arguments reports the default page and page size", async () => {
-    const result = ok(await server.call("list_parts"));
-    expect(result).toMatchObject({ page: 1, pageSize: 20 });
-  });
-
-  it("create_part creates a part that get_part then reads", async () => {
-    const created = ok(
-      await server.call("create_part", {
+    it("create_part creates a part that get_part then reads", async () => {
+      const created = ok(
+        await server.call("create_part", {
+          title: "Bracket, hinge, left",
+          processId: richPart.processId,
+          materialId: richPart.materialId,
+          standardIds: richPart.standardIds,
+          keywords: ["bracket", "hinge"],
+          materialType: "metal",
+          unitSystem: "METRIC",
+        }),
+      );
+      expect(Object.keys(created).sort()).toEqual(["id", "partUrl"]);
+      const part = ok(await server.call("get_part", { id: created.id }));
+      expect(part).toMatchObject({
+        id: created.id,
         title: "Bracket, hinge, left",
         processId: richPart.processId,
-        materialId: richPart.materialId,
-        standardIds: richPart.standardIds,
-        keywords: ["bracket", "hinge"],
-        materialType: "metal",
-        unitSystem: "METRIC",
-      }),
-    );
-    expect(Object.keys(created).sort()).toEqual(["id", "partUrl"]);
-    const part = ok(await server.call("get_part", { id: created.id }));
-    expect(part).toMatchObject({
-      id: created.id,
-      title: "Bracket, hinge, left",
-      processId: richPart.processId,
+      });
+      expect(created.partUrl).toContain(encodeURIComponent(created.id as string));
     });
-    expect(created.partUrl).toContain(encodeURIComponent(created.id as string));
-  });
 
-  it("import_part_file attaches a file and never echoes the SAS query", async () => {
-    const secret = "sig=SuperSecretSignature123";
-    const result = ok(
-      await server.call("import_part_file", {
-        partId: richPart.id,
-        name: "bracket.step",
-        sasUrl: `https://files.example.com/bracket.step?sv=2024-01-01&${secret}`,
-      }),
-    );
-    expect(Object.keys(result)).toEqual(["fileId"]);
-    const missing = failed(
-      await server.call("import_part_file", {
-        partId: "no-such-part",
-        name: "x.step",
-        sasUrl: `https://files.example.com/x.step?${secret}`,
-      }),
-    );
-    expect(missing).toMatch(/not found/i);
-    expect(missing).not.toContain("SuperSecretSignature123");
-    expect(server.stderr()).not.toContain("SuperSecretSignature123");
-  });
-
-  it("describe_part resolves every reference with at most 6 upstream requests", async () => {
-    const before = server.api.stats.requests();
-    const described = ok(await server.call("describe_part", { id: richPart.id }));
-    expect(server.api.stats.requests() - before).toBeLessThanOrEqual(6);
-    expect(described.part).toEqual(richPart);
-    expect((described.process as { code: string }).code).toBe(richPart.processId);
-    expect((described.material as { code: string }).code).toBe(richPart.materialId);
-    expect((described.standards as { code: string }[]).map((s) => s.code)).toEqual(richPart.standardIds);
-    expect((described.criticalities as { id: string }[]).map((c) => c.id)).toEqual(richPart.criticalityIds);
-    expect((described.categories as { id: string }[]).map((c) => c.id)).toEqual(richPart.categoryIds);
-    expect(described.unresolved).toBeUndefined();
-  });
-
-  it("describe_part still answers when one lookup fails, and says which", async () => {
-    server.api.faults.add({
-      endpoint: "batchGetStandards",
-      action: { kind: "status", status: 400 },
-      times: 1,
+    it("import_part_file attaches a file and never echoes the SAS query", async () => {
+      const secret = "sig=SuperSecretSignature123";
+      const result = ok(
+        await server.call("import_part_file", {
+          partId: richPart.id,
+          name: "bracket.step",
+          sasUrl: `https://files.example.com/bracket.step?sv=2024-01-01&${secret}`,
+        }),
+      );
+      expect(Object.keys(result)).toEqual(["fileId"]);
+      const missing = failed(
+        await server.call("import_part_file", {
+          partId: "no-such-part",
+          name: "x.step",
+          sasUrl: `https://files.example.com/x.step?${secret}`,
+        }),
+      );
+      expect(missing).toMatch(/not found/i);
+      expect(missing).not.toContain("SuperSecretSignature123");
+      expect(server.logs()).not.toContain("SuperSecretSignature123");
     });
-    const described = ok(await server.call("describe_part", { id: richPart.id }));
-    server.api.faults.clear();
-    expect(described.standards).toEqual([]);
-    expect((described.criticalities as unknown[]).length).toBe(richPart.criticalityIds?.length);
-    expect(described.process).toBeDefined();
-    const unresolved = described.unresolved as { kind: string; id: string; reason: string }[];
-    expect(unresolved.map((u) => u.id).sort()).toEqual([...new Set(richPart.standardIds)].sort());
-    expect(unresolved.every((u) => u.kind === "standard" && u.reason.includes("400"))).toBe(true);
-  });
-});
 
-describe("reference data, RFQs and factories", () => {
-  it("get_process, get_material, get_criticality return the referenced records", async () => {
-    expect(ok(await server.call("get_process", { code: richPart.processId }))).toMatchObject({
-      code: richPart.processId,
+    it("describe_part resolves every reference with at most 6 upstream requests", async () => {
+      const before = server.api.stats.requests();
+      const described = ok(await server.call("describe_part", { id: richPart.id }));
+      expect(server.api.stats.requests() - before).toBeLessThanOrEqual(6);
+      expect(described.part).toEqual(richPart);
+      expect((described.process as { code: string }).code).toBe(richPart.processId);
+      expect((described.material as { code: string }).code).toBe(richPart.materialId);
+      expect((described.standards as { code: string }[]).map((s) => s.code)).toEqual(richPart.standardIds);
+      expect((described.criticalities as { id: string }[]).map((c) => c.id)).toEqual(richPart.criticalityIds);
+      expect((described.categories as { id: string }[]).map((c) => c.id)).toEqual(richPart.categoryIds);
+      expect(described.unresolved).toBeUndefined();
     });
-    expect(ok(await server.call("get_material", { code: richPart.materialId }))).toMatchObject({
-      code: richPart.materialId,
-    });
-    const criticalityId = richPart.criticalityIds?.[0];
-    expect(ok(await server.call("get_criticality", { id: criticalityId }))).toMatchObject({
-      id: criticalityId,
+
+    it("describe_part still answers when one lookup fails, and says which", async () => {
+      server.api.faults.add({
+        endpoint: "batchGetStandards",
+        action: { kind: "status", status: 400 },
+        times: 1,
+      });
+      const described = ok(await server.call("describe_part", { id: richPart.id }));
+      server.api.faults.clear();
+      expect(described.standards).toEqual([]);
+      expect((described.criticalities as unknown[]).length).toBe(richPart.criticalityIds?.length);
+      expect(described.process).toBeDefined();
+      const unresolved = described.unresolved as { kind: string; id: string; reason: string }[];
+      expect(unresolved.map((u) => u.id).sort()).toEqual([...new Set(richPart.standardIds)].sort());
+      expect(unresolved.every((u) => u.kind === "standard" && u.reason.includes("400"))).toBe(true);
     });
   });
 
-  it("list_standards filters, and get_standard reads a code with a space in it", async () => {
-    const all = ok(await server.call("list_standards")).items as { code: string; governingBody: string }[];
-    expect(all.length).toBeGreaterThanOrEqual(30);
-    const astm = ok(await server.call("list_standards", { governingBody: "ASTM" })).items as {
-      governingBody: string;
-    }[];
-    expect(astm.length).toBeGreaterThan(0);
-    expect(astm.length).toBeLessThan(all.length);
-    expect(astm.every((s) => s.governingBody === "ASTM")).toBe(true);
-    const spaced = all.find((s) => s.code.includes(" "));
-    expect(ok(await server.call("get_standard", { code: spaced?.code }))).toEqual(spaced);
-  });
-
-  it("batch tools keep the caller's order, de-duplicate, and report missing entries", async () => {
-    const codes = [...(richPart.standardIds ?? [])].reverse();
-    const result = ok(await server.call("batch_get_standards", { codes: [...codes, "NOPE 1", codes[0]] }));
-    expect((result.items as { code: string }[]).map((s) => s.code)).toEqual(codes);
-    expect(result.missing).toEqual(["NOPE 1"]);
-    const crit = ok(
-      await server.call("batch_get_criticalities", { ids: ["nope", ...(richPart.criticalityIds ?? [])] }),
-    );
-    expect(crit.missing).toEqual(["nope"]);
-    const cats = ok(await server.call("batch_get_categories", { ids: richPart.categoryIds }));
-    expect((cats.items as { id: string }[]).map((c) => c.id)).toEqual(richPart.categoryIds);
-    expect(cats.missing).toEqual([]);
-  });
-
-  it("get_rfq and get_factory read records, and unknown ids are clear 404s", async () => {
-    const rfqId = server.api.store.rfqs()[0]?.id;
-    const rfq = ok(await server.call("get_rfq", { id: rfqId }));
-    expect(rfq).toMatchObject({ id: rfqId });
-    const factoryId = server.api.store.factories()[0]?.id;
-    expect(ok(await server.call("get_factory", { id: factoryId }))).toMatchObject({ id: factoryId });
-    expect(failed(await server.call("get_rfq", { id: "rfq-missing" }))).toMatch(
-      /Not found.*GET \/v1\/rfqs\/rfq-missing → 404/,
-    );
-  });
-});
-
-describe("failures are tool results that say what to do", () => {
-  it("bad arguments name the field and send nothing upstream", async () => {
-    const before = server.api.stats.requests();
-    expect(failed(await server.call("list_parts", { pageSize: 51 }))).toMatch(/pageSize/);
-    expect(failed(await server.call("get_part", {}))).toMatch(/Invalid arguments for get_part: id/);
-    expect(failed(await server.call("get_part", { id: "" }))).toMatch(/id:/);
-    expect(failed(await server.call("get_part", { id: "p", extra: 1 }))).toMatch(/extra/);
-    expect(failed(await server.call("list_parts", { view: "EVERYONE" }))).toMatch(/view/);
-    expect(failed(await server.call("create_part", { title: "" }))).toMatch(/title/);
-    expect(
-      failed(await server.call("import_part_file", { partId: "p", name: "a", sasUrl: "ftp://x/y" })),
-    ).toMatch(/sasUrl/);
-    expect(server.api.stats.requests()).toBe(before);
-  });
-
-  it("an unknown part is a 404 that says where part ids come from", async () => {
-    const text = failed(await server.call("get_part", { id: "no/such part" }));
-    expect(text).toMatch(/Not found/);
-    expect(text).toMatch(/list_parts/);
-    expect(text).toContain("GET /v1/parts/no%2Fsuch%20part → 404");
-  });
-
-  it("a 429 says when to retry", async () => {
-    server.api.faults.add({
-      endpoint: "getPart",
-      action: { kind: "status", status: 429, retryAfter: "120" },
+  describe("reference data, RFQs and factories", () => {
+    it("get_process, get_material, get_criticality return the referenced records", async () => {
+      expect(ok(await server.call("get_process", { code: richPart.processId }))).toMatchObject({
+        code: richPart.processId,
+      });
+      expect(ok(await server.call("get_material", { code: richPart.materialId }))).toMatchObject({
+        code: richPart.materialId,
+      });
+      const criticalityId = richPart.criticalityIds?.[0];
+      expect(ok(await server.call("get_criticality", { id: criticalityId }))).toMatchObject({
+        id: criticalityId,
+      });
     });
-    const text = failed(await server.call("get_part", { id: richPart.id }));
-    server.api.faults.clear();
-    expect(text).toMatch(/rate limiting.*120 s/);
+
+    it("list_standards filters, and get_standard reads a code with a space in it", async () => {
+      const all = ok(await server.call("list_standards")).items as { code: string; governingBody: string }[];
+      expect(all.length).toBeGreaterThanOrEqual(30);
+      const astm = ok(await server.call("list_standards", { governingBody: "ASTM" })).items as {
+        governingBody: string;
+      }[];
+      expect(astm.length).toBeGreaterThan(0);
+      expect(astm.length).toBeLessThan(all.length);
+      expect(astm.every((s) => s.governingBody === "ASTM")).toBe(true);
+      const spaced = all.find((s) => s.code.includes(" "));
+      expect(ok(await server.call("get_standard", { code: spaced?.code }))).toEqual(spaced);
+    });
+
+    it("batch tools keep the caller's order, de-duplicate, and report missing entries", async () => {
+      const codes = [...(richPart.standardIds ?? [])].reverse();
+      const result = ok(await server.call("batch_get_standards", { codes: [...codes, "NOPE 1", codes[0]] }));
+      expect((result.items as { code: string }[]).map((s) => s.code)).toEqual(codes);
+      expect(result.missing).toEqual(["NOPE 1"]);
+      const crit = ok(
+        await server.call("batch_get_criticalities", { ids: ["nope", ...(richPart.criticalityIds ?? [])] }),
+      );
+      expect(crit.missing).toEqual(["nope"]);
+      const cats = ok(await server.call("batch_get_categories", { ids: richPart.categoryIds }));
+      expect((cats.items as { id: string }[]).map((c) => c.id)).toEqual(richPart.categoryIds);
+      expect(cats.missing).toEqual([]);
+    });
+
+    it("get_rfq and get_factory read records, and unknown ids are clear 404s", async () => {
+      const rfqId = server.api.store.rfqs()[0]?.id;
+      const rfq = ok(await server.call("get_rfq", { id: rfqId }));
+      expect(rfq).toMatchObject({ id: rfqId });
+      const factoryId = server.api.store.factories()[0]?.id;
+      expect(ok(await server.call("get_factory", { id: factoryId }))).toMatchObject({ id: factoryId });
+      expect(failed(await server.call("get_rfq", { id: "rfq-missing" }))).toMatch(
+        /Not found.*GET \/v1\/rfqs\/rfq-missing → 404/,
+      );
+    });
   });
 
-  it("a 5xx on create_part is not retried and warns that the part may exist", async () => {
-    const before = server.api.stats.requests("createPart");
-    server.api.faults.add({ endpoint: "createPart", action: { kind: "status", status: 503 }, times: 1 });
-    const text = failed(await server.call("create_part", { title: "Spacer" }));
-    expect(server.api.stats.requests("createPart") - before).toBe(1);
-    expect(text).toMatch(/503/);
-    expect(text).toMatch(/may or may not have taken effect/);
+  describe("failures are tool results that say what to do", () => {
+    it("bad arguments name the field and send nothing upstream", async () => {
+      const before = server.api.stats.requests();
+      expect(failed(await server.call("list_parts", { pageSize: 51 }))).toMatch(/pageSize/);
+      expect(failed(await server.call("get_part", {}))).toMatch(/Invalid arguments for get_part: id/);
+      expect(failed(await server.call("get_part", { id: "" }))).toMatch(/id:/);
+      expect(failed(await server.call("get_part", { id: "p", extra: 1 }))).toMatch(/extra/);
+      expect(failed(await server.call("list_parts", { view: "EVERYONE" }))).toMatch(/view/);
+      expect(failed(await server.call("create_part", { title: "" }))).toMatch(/title/);
+      expect(
+        failed(await server.call("import_part_file", { partId: "p", name: "a", sasUrl: "ftp://x/y" })),
+      ).toMatch(/sasUrl/);
+      expect(server.api.stats.requests()).toBe(before);
+    });
+
+    it("an unknown part is a 404 that says where part ids come from", async () => {
+      const text = failed(await server.call("get_part", { id: "no/such part" }));
+      expect(text).toMatch(/Not found/);
+      expect(text).toMatch(/list_parts/);
+      expect(text).toContain("GET /v1/parts/no%2Fsuch%20part → 404");
+    });
+
+    it("a 429 says when to retry", async () => {
+      server.api.faults.add({
+        endpoint: "getPart",
+        action: { kind: "status", status: 429, retryAfter: "120" },
+      });
+      const text = failed(await server.call("get_part", { id: richPart.id }));
+      server.api.faults.clear();
+      expect(text).toMatch(/rate limiting.*120 s/);
+    });
+
+    it("a 5xx on create_part is not retried and warns that the part may exist", async () => {
+      const before = server.api.stats.requests("createPart");
+      server.api.faults.add({ endpoint: "createPart", action: { kind: "status", status: 503 }, times: 1 });
+      const text = failed(await server.call("create_part", { title: "Spacer" }));
+      expect(server.api.stats.requests("createPart") - before).toBe(1);
+      expect(text).toMatch(/503/);
+      expect(text).toMatch(/may or may not have taken effect/);
+    });
+
+    it("a 5xx on a read is retried until it succeeds", async () => {
+      const before = server.api.stats.requests("getPart");
+      server.api.faults.add({ endpoint: "getPart", action: { kind: "status", status: 503 }, times: 2 });
+      ok(await server.call("get_part", { id: richPart.id }));
+      expect(server.api.stats.requests("getPart") - before).toBe(3);
+    });
+
+    it("an unknown tool is a protocol error listing the tools", async () => {
+      await expect(server.call("delete_part", { id: "x" })).rejects.toThrow(
+        /Unknown tool delete_part.*get_part/,
+      );
+    });
   });
 
-  it("a 5xx on a read is retried until it succeeds", async () => {
-    const before = server.api.stats.requests("getPart");
-    server.api.faults.add({ endpoint: "getPart", action: { kind: "status", status: 503 }, times: 2 });
-    ok(await server.call("get_part", { id: richPart.id }));
-    expect(server.api.stats.requests("getPart") - before).toBe(3);
-  });
-
-  it("an unknown tool is a protocol error listing the tools", async () => {
-    await expect(server.call("delete_part", { id: "x" })).rejects.toThrow(
-      /Unknown tool delete_part.*get_part/,
-    );
-  });
-});
-
-describe("a server whose token the API refuses", () => {
-  it("says the token was refused and which variable sets it", async () => {
-    const refused = await startServer({ sharedApi: server.api, env: { PARTS_API_TOKEN: "pat_wrong_token" } });
-    try {
-      const text = failed(await refused.call("get_part", { id: richPart.id }));
-      expect(text).toMatch(/refused the token.*PARTS_API_TOKEN/);
-      expect(text).not.toContain("pat_wrong_token");
-    } finally {
-      await refused.close();
-    }
+  describe("a server whose token the API refuses", () => {
+    it("says the token was refused and which variable sets it", async () => {
+      const refused = await connectInProcess({ era, sharedApi: server.api, token: "pat_wrong_token" });
+      try {
+        const text = failed(await refused.call("get_part", { id: richPart.id }));
+        expect(text).toMatch(/refused the token.*PARTS_API_TOKEN/);
+        expect(text).not.toContain("pat_wrong_token");
+      } finally {
+        await refused.close();
+      }
+    });
   });
 });

@@ -1,7 +1,7 @@
 // Cancellation through MCP: the SDK Client, given an AbortSignal, sends notifications/cancelled;
 // the server aborts the tool's upstream requests, and the API sees their connections close
 // (stats.closedEarly). Nothing is retried after a cancel, and the server goes on answering.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Part } from "../../src/api/schemas";
 import type { EndpointName } from "../../src/embedded";

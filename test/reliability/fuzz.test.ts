@@ -8,7 +8,7 @@
 //   the outputSchema) or an API failure, never "Internal error"; every request the API receives
 //   is for one of the tool's own endpoints (an id can never add a path segment or a query);
 // - a SAS signature is never echoed.
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EndpointName, endpoints } from "../../src/api/endpoints";

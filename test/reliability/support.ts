@@ -3,7 +3,7 @@
 // --unhandled-rejections=strict, so that any unhandled rejection kills it; and the checks that it
 // is still alive and well.
 import { readFileSync } from "node:fs";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { expect } from "vitest";
 import type { EmbeddedApi, EmbeddedApiOptions } from "../../src/embedded";
 import { type RunningServer, startServer, textOf } from "../support/mcp-server";

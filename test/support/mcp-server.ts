@@ -1,11 +1,12 @@
 // Starts the server the way an MCP client does, from mcp.json, against an embedded API that the
-// test owns (so it can count requests and inject faults), and connects an SDK Client over stdio.
+// test owns (so it can count requests and inject faults), and connects an SDK Client over stdio in
+// either protocol era. For the smoke tests of the built server; protocol tests run in-process
+// (in-process.ts).
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { type EmbeddedApi, type EmbeddedApiOptions, startEmbeddedApi } from "../../src/embedded";
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -38,6 +39,8 @@ export interface StartOptions {
   api?: EmbeddedApiOptions;
   /** Use this API instead of starting one (the caller closes it). */
   sharedApi?: EmbeddedApi;
+  /** The protocol era the client speaks: 2025 (`initialize`, the default) or 2026-07-28. */
+  era?: "2025" | "2026";
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
@@ -66,7 +69,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     stderr += chunk.toString();
     appendFileSync(logFile, chunk);
   });
-  const client = new Client({ name: "parts-mcp-tests", version: "1.0.0" });
+  const client = new Client(
+    { name: "parts-mcp-tests", version: "1.0.0" },
+    options.era === "2026" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
   await client.connect(transport);
   return {
     client,
