@@ -13,9 +13,12 @@
 // - `--liftoff-only`: undici parses HTTP with llhttp compiled to WebAssembly, which V8 compiles
 //   again with TurboFan in a background thread whose memory (~10 MiB of RSS) is never given back;
 //   Liftoff's code parses API responses as fast as needed. Set before anything is compiled.
+// - No test-only code: the embedded API's fault injection, request statistics and state
+//   accessors (src/embedded/testing/) are for tests and benchmarks; the build fails when the
+//   bundle's inputs include any of them.
 //
 //   node scripts/build.mjs [--outfile dist/parts-mcp.js] [--sourcemap] [--metafile path]
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -143,10 +146,25 @@ const zodEnglishOnly = {
 
 export const TWEAKS = { undici: undiciSubset, ajv: lazyAjv, locales: zodEnglishOnly };
 
+/** Source folders only tests, benchmarks and scripts load (paths as esbuild's metafile names them). */
+const TEST_ONLY_DIRS = ["src/embedded/testing/"];
+
+/** Throws when the bundle took in a module of a test-only folder. */
+function checkNoTestOnlyCode(metafile) {
+  const leaked = Object.keys(metafile.inputs).filter((path) =>
+    TEST_ONLY_DIRS.some((dir) => path.startsWith(dir)),
+  );
+  if (leaked.length > 0) {
+    throw new Error(
+      `the bundle contains test-only modules (import them only from tests): ${leaked.join(", ")}`,
+    );
+  }
+}
+
 /** V8 flags of the server process, set before any of its code is compiled. */
 const V8_FLAGS = "--liftoff-only";
 
-/** Bundles src/cli.ts into one ESM file at `outfile`. Returns esbuild's metafile. */
+/** Bundles src/cli.ts into one ESM file at `outfile`; fails on test-only code. Returns esbuild's metafile. */
 export async function bundle({ outfile = "dist/parts-mcp.js", sourcemap = false } = {}) {
   mkdirSync(dirname(resolve(root, outfile)), { recursive: true });
   const result = await build({
@@ -173,6 +191,13 @@ export async function bundle({ outfile = "dist/parts-mcp.js", sourcemap = false 
       ].join("\n"),
     },
   });
+  try {
+    checkNoTestOnlyCode(result.metafile);
+  } catch (error) {
+    rmSync(resolve(root, outfile), { force: true });
+    rmSync(resolve(root, `${outfile}.map`), { force: true });
+    throw error;
+  }
   chmodSync(resolve(root, outfile), 0o755);
   return result.metafile;
 }
@@ -186,6 +211,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     },
   });
   const metafile = await bundle({ outfile: values.outfile, sourcemap: values.sourcemap });
+  const bytes = statSync(resolve(root, values.outfile)).size;
+  console.log(`${values.outfile}: ${(bytes / 1024).toFixed(1)} KiB (${bytes} bytes)`);
   if (values.metafile) {
     mkdirSync(dirname(resolve(root, values.metafile)), { recursive: true });
     writeFileSync(resolve(root, values.metafile), JSON.stringify(metafile));

@@ -2,7 +2,7 @@
 // per status (the specification declares {status, message}; decisions add `code`).
 
 /** Stable error codes by HTTP status. */
-export const ERROR_CODES: Readonly<Record<number, string>> = {
+const ERROR_CODES: Readonly<Record<number, string>> = {
   302: "redirect",
   307: "redirect",
   400: "invalid_argument",
@@ -24,27 +24,10 @@ export const ERROR_CODES: Readonly<Record<number, string>> = {
   504: "deadline_exceeded",
 };
 
-export function errorCodeFor(status: number): string {
+function errorCodeFor(status: number): string {
   return (
     ERROR_CODES[status] ?? (status >= 500 ? "internal" : status >= 400 ? "failed_precondition" : "unknown")
   );
-}
-
-const DEFAULT_MESSAGES: Readonly<Record<number, string>> = {
-  400: "invalid request",
-  401: "authentication required",
-  403: "permission denied",
-  404: "not found",
-  409: "conflict",
-  429: "too many requests, slow down",
-  500: "internal error",
-  502: "bad gateway",
-  503: "service unavailable, try again later",
-  504: "upstream timed out",
-};
-
-export function defaultMessageFor(status: number): string {
-  return DEFAULT_MESSAGES[status] ?? `request failed with status ${status}`;
 }
 
 /** A failure that becomes an Error-shape response. */

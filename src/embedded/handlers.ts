@@ -19,7 +19,7 @@ export interface HandlerContext<K extends EndpointName = EndpointName> {
 export type Handlers = { [K in EndpointName]: (ctx: HandlerContext<K>) => string };
 
 /** Largest number of entries a batch get accepts (the client sends chunks of 50 by default). */
-export const BATCH_MAX = 100;
+const BATCH_MAX = 100;
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -62,7 +62,7 @@ function isLoopback(hostname: string): boolean {
  * Returns it without its query string. Messages never contain the URL: its query string (a SAS
  * token) is a credential.
  */
-export function checkSasUrl(sasUrl: string): string {
+function checkSasUrl(sasUrl: string): string {
   let url: URL;
   try {
     url = new URL(sasUrl);

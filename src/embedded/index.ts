@@ -1,24 +1,17 @@
 // The embedded Parts API: a faithful, stateful implementation of the Parts and Sourcing
 // Reference API (shared/spec/parts-api.md with the decisions of shared/spec/decisions.md) over
-// real HTTP on loopback, with deterministic sample data, demo tokens for three organisations and
-// fault injection. It is the default environment of the MCP server and the upstream of the tests
-// and benchmarks.
+// real HTTP on loopback, with deterministic sample data and demo tokens for three organisations.
+// It is the default environment of the MCP server and the upstream of the tests and benchmarks;
+// tests and benchmarks start it through testing/index.ts, which adds fault injection and request
+// statistics through a RequestHook, so that neither is in the product bundle.
 import { createServer, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { ORGS } from "./data/reference";
 import { errorJson } from "./errors";
-import { DEFAULT_FAULT_SEED, type FaultController, FaultInjector, type FaultRule } from "./faults";
 import { Router } from "./router";
-import { Pipeline } from "./server";
-import { type ApiStats, StatsRecorder } from "./stats";
+import { Pipeline, type RequestHook } from "./server";
 import { Store } from "./store";
-
-export type { EndpointName, FaultAction, FaultController, FaultRule, MalformedVariant } from "./faults";
-export { MALFORMED_VARIANTS } from "./faults";
-export type { ApiStats } from "./stats";
-export type { CreateExtras, Dropdown, ImportedFile, Org, PartView } from "./store";
-export { Store } from "./store";
 
 export interface DemoAccount {
   token: string;
@@ -35,12 +28,12 @@ export interface EmbeddedApiOptions {
   catalogue?: "sample" | "large";
   /** Size of the generated catalogue, default 100_000. */
   largeCatalogueSize?: number;
-  /** Fault rules active from the start (more can be added through `faults`). */
-  faults?: FaultRule[];
   /** Largest accepted request body, default 1 MiB; larger ones get a 413. */
   maxBodyBytes?: number;
-  /** Seed of the fault-probability PRNG (default fixed), for reproducible flaky runs. */
-  faultSeed?: number;
+  /** The state to serve; default a new Store of the chosen catalogue. */
+  store?: Store;
+  /** Wraps the handling of every request (the test entry's faults and statistics). */
+  hook?: RequestHook;
 }
 
 export interface EmbeddedApi {
@@ -50,10 +43,6 @@ export interface EmbeddedApi {
   accounts: DemoAccount[];
   /** accounts[0].token. */
   demoToken: string;
-  faults: FaultController;
-  stats: ApiStats;
-  /** Read access to the state, for tests. */
-  store: Store;
   /** Closes the server and every connection (keep-alive and in-flight) at once. */
   close(): Promise<void>;
 }
@@ -69,6 +58,13 @@ const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_LARGE_SIZE = 100_000;
 /** Longer than the idle time-out of common clients (undici: 4 s), so the client closes first. */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/** Number of generated parts the options ask for (0: the sample data only). */
+export function largeCatalogueSize(
+  options: Pick<EmbeddedApiOptions, "catalogue" | "largeCatalogueSize">,
+): number {
+  return options.catalogue === "large" ? (options.largeCatalogueSize ?? DEFAULT_LARGE_SIZE) : 0;
+}
 
 function urlHost(host: string): string {
   if (host === "0.0.0.0" || host === "") return "127.0.0.1";
@@ -99,18 +95,11 @@ function onClientError(error: Error & { code?: string }, socket: Duplex): void {
 
 export async function startEmbeddedApi(options: EmbeddedApiOptions = {}): Promise<EmbeddedApi> {
   const host = options.host ?? "127.0.0.1";
-  const store = new Store({
-    largeCatalogueSize:
-      options.catalogue === "large" ? (options.largeCatalogueSize ?? DEFAULT_LARGE_SIZE) : 0,
-  });
-  const faults = new FaultInjector(options.faultSeed ?? DEFAULT_FAULT_SEED, options.faults ?? []);
-  const stats = new StatsRecorder();
   const pipeline = new Pipeline({
-    store,
-    faults,
-    stats,
+    store: options.store ?? new Store({ largeCatalogueSize: largeCatalogueSize(options) }),
     router: new Router(),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    hook: options.hook,
   });
 
   const server = createServer({ noDelay: true }, pipeline.onRequest);
@@ -126,7 +115,6 @@ export async function startEmbeddedApi(options: EmbeddedApiOptions = {}): Promis
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${urlHost(host)}:${port}`;
-  pipeline.port = port;
   pipeline.baseUrl = url;
 
   let closing: Promise<void> | undefined;
@@ -135,12 +123,8 @@ export async function startEmbeddedApi(options: EmbeddedApiOptions = {}): Promis
     url,
     accounts,
     demoToken: (accounts[0] as DemoAccount).token,
-    faults,
-    stats,
-    store,
     close() {
       if (closing === undefined) {
-        pipeline.closing = true;
         closing = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
       }

@@ -1,8 +1,6 @@
-// Writing responses: the normal JSON answer, and the broken answers of the malformed-response
-// faults (see faults.ts for which variant does what).
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { errorJson } from "./errors";
-import { type MalformedVariant, withExtraFields, withoutRequiredField, withWrongFieldTypes } from "./faults";
+// Writing a response: a computed answer (status, JSON text, extra headers) with its length and
+// request id. The broken answers of the fault injection live in testing/malformed.ts.
+import type { ServerResponse } from "node:http";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -11,17 +9,6 @@ export interface Outcome {
   status: number;
   body: string;
   headers?: Readonly<Record<string, string>> | undefined;
-}
-
-/** What a fault needs to answer a request. */
-export interface Exchange {
-  req: IncomingMessage;
-  res: ServerResponse;
-  requestId: string;
-  /** Port of this API, for the redirect to another origin. */
-  port: number;
-  /** Marks the connection as closed by the server on purpose (not counted as closed early). */
-  abortedByServer(): void;
 }
 
 export function send(
@@ -42,167 +29,6 @@ export function send(
   res.end(body);
 }
 
-export function sendOutcome(ex: Exchange, outcome: Outcome): void {
+export function sendOutcome(ex: { res: ServerResponse; requestId: string }, outcome: Outcome): void {
   send(ex.res, ex.requestId, outcome.status, outcome.body, JSON_TYPE, outcome.headers);
-}
-
-/** Resolves after `ms`, or as soon as the response closes (client gone, server closing). */
-export function pause(ms: number, res: ServerResponse): Promise<void> {
-  if (res.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      res.off("close", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    res.once("close", done);
-  });
-}
-
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off("drain", done);
-      res.off("close", done);
-      resolve();
-    };
-    res.once("drain", done);
-    res.once("close", done);
-  });
-}
-
-const HTML_PAGE = `<html>
-<head><title>502 Bad Gateway</title></head>
-<body>
-<center><h1>502 Bad Gateway</h1></center>
-<hr><center>nginx</center>
-</body>
-</html>
-`;
-
-/** The variants answered without running the request. */
-export function answerBeforeHandler(variant: MalformedVariant, ex: Exchange): void {
-  switch (variant) {
-    case "html":
-      send(ex.res, ex.requestId, 502, HTML_PAGE, "text/html; charset=utf-8");
-      return;
-    case "error-shape-200":
-      send(
-        ex.res,
-        ex.requestId,
-        200,
-        errorJson(500, "internal error while reading the part store", "internal"),
-      );
-      return;
-    case "redirect-other-host": {
-      const status = ex.req.method === "GET" ? 302 : 307;
-      send(ex.res, ex.requestId, status, errorJson(status, "moved to another host"), JSON_TYPE, {
-        location: `http://127.0.0.2:${ex.port}${ex.req.url ?? "/"}`,
-      });
-      return;
-    }
-    default:
-      throw new Error(`variant ${variant} needs the handler's outcome`);
-  }
-}
-
-/** Size of the oversized body: a little over 16 MiB. */
-export const OVERSIZED_BYTES = 16 * 1024 * 1024 + 512 * 1024;
-let padding: Buffer | undefined;
-
-async function streamOversized(ex: Exchange, outcome: Outcome): Promise<void> {
-  const { res } = ex;
-  res.writeHead(outcome.status, { "content-type": JSON_TYPE, "x-request-id": ex.requestId });
-  const base = outcome.body.trimEnd();
-  const open = base.endsWith("}") ? base.slice(0, -1) : "{";
-  const separator = open.trimEnd().endsWith("{") ? "" : ",";
-  res.write(`${open}${separator}"padding":"`);
-  padding ??= Buffer.alloc(64 * 1024, "x");
-  for (let sent = 0; sent < OVERSIZED_BYTES; sent += padding.length) {
-    if (res.destroyed) return;
-    if (!res.write(padding)) await drained(res);
-  }
-  if (!res.destroyed) res.end('"}');
-}
-
-/** The head of a JSON answer whose body is then written by hand, slowly or only in part. */
-function writeJsonHead(ex: Exchange, status: number, length: number): void {
-  ex.res.writeHead(status, {
-    "content-type": JSON_TYPE,
-    "content-length": length,
-    "x-request-id": ex.requestId,
-  });
-}
-
-async function slowDrip(ex: Exchange, outcome: Outcome, durationMs: number): Promise<void> {
-  const { res } = ex;
-  const body = Buffer.from(outcome.body);
-  writeJsonHead(ex, outcome.status, body.length);
-  res.flushHeaders();
-  const ticks = Math.max(1, Math.min(body.length, Math.floor(durationMs / 50)));
-  const chunk = Math.max(1, Math.ceil(body.length / ticks));
-  const interval = durationMs / Math.max(1, Math.ceil(body.length / chunk));
-  for (let offset = 0; offset < body.length; offset += chunk) {
-    if (offset > 0) await pause(interval, res);
-    if (res.destroyed) return;
-    res.write(body.subarray(offset, offset + chunk));
-  }
-  res.end();
-}
-
-async function resetMidBody(ex: Exchange, outcome: Outcome): Promise<void> {
-  const { res } = ex;
-  const body = Buffer.from(outcome.body);
-  writeJsonHead(ex, outcome.status, body.length);
-  res.write(body.subarray(0, Math.max(1, Math.floor(body.length / 2))));
-  await pause(30, res);
-  if (res.destroyed) return;
-  ex.abortedByServer();
-  res.socket?.resetAndDestroy();
-}
-
-function mangleJson(body: string, f: (value: unknown) => unknown): string {
-  try {
-    return JSON.stringify(f(JSON.parse(body)));
-  } catch {
-    return body;
-  }
-}
-
-/** The variants that mangle the outcome of a request that did run. */
-export async function answerMangled(
-  variant: MalformedVariant,
-  ex: Exchange,
-  outcome: Outcome,
-  durationMs = 5000,
-): Promise<void> {
-  const { res, requestId } = ex;
-  if (res.destroyed) return;
-  const reply = (body: string | Buffer, contentType = JSON_TYPE) =>
-    send(res, requestId, outcome.status, body, contentType, outcome.headers);
-  switch (variant) {
-    case "truncated-json": {
-      const body = Buffer.from(outcome.body);
-      return reply(body.subarray(0, Math.floor(body.length / 2)));
-    }
-    case "wrong-content-type":
-      return reply(outcome.body, "text/plain; charset=utf-8");
-    case "empty":
-      return reply("");
-    case "wrong-field-types":
-      return reply(mangleJson(outcome.body, withWrongFieldTypes));
-    case "missing-required":
-      return reply(mangleJson(outcome.body, withoutRequiredField));
-    case "extra-fields":
-      return reply(mangleJson(outcome.body, withExtraFields));
-    case "oversized":
-      return streamOversized(ex, outcome);
-    case "slow-drip":
-      return slowDrip(ex, outcome, durationMs);
-    case "reset-mid-body":
-      return resetMidBody(ex, outcome);
-    default:
-      answerBeforeHandler(variant, ex);
-  }
 }

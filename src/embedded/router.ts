@@ -5,7 +5,7 @@ import { type Endpoint, type EndpointName, endpoints } from "../api/endpoints";
 import { ApiError, quote } from "./errors";
 import { planQuery, type QueryPlan } from "./validate";
 
-export interface Route {
+interface Route {
   name: EndpointName;
   endpoint: Endpoint;
   query: QueryPlan | undefined;

@@ -1,48 +1,49 @@
 // The request pipeline of the embedded API:
-//   route (404 / 405) → stats → fault → auth (401) → query (400) → Content-Type (415)
-//   → body size (413) → JSON (400) → body schema (400) → handler → response
+//   route (404 / 405) → auth (401) → query (400) → Content-Type (415) → body size (413)
+//   → JSON (400) → body schema (400) → handler → response
 // Every failure is the Error shape {status, message, code}; an unexpected exception becomes a
-// 500 and never takes the server down.
+// 500 and never takes the server down. A `RequestHook` may wrap each request: the test entry
+// (testing/index.ts) injects faults and counts requests that way, so neither ships here.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EndpointName } from "../api/endpoints";
+import { ClientGone, readBody } from "./body";
 import type { Org } from "./data/reference";
 import { ApiError, errorJson, quote } from "./errors";
-import { type FaultInjector, PRE_HANDLER_VARIANTS } from "./faults";
 import { type HandlerContext, handlers } from "./handlers";
 import { buildOpenApiDocument } from "./openapi";
-import {
-  answerBeforeHandler,
-  answerMangled,
-  type Exchange,
-  JSON_TYPE,
-  type Outcome,
-  pause,
-  send,
-  sendOutcome,
-} from "./respond";
+import { type Outcome, send, sendOutcome } from "./respond";
 import type { Match, Router } from "./router";
-import type { StatsRecorder } from "./stats";
 import type { Store } from "./store";
 import { parseOrThrow, parseQuery } from "./validate";
 
 type AnyHandler = (ctx: HandlerContext) => string;
 type RouteMatch = Extract<Match, { kind: "route" }>;
 
-const WWW_AUTHENTICATE_MISSING = { "www-authenticate": 'Bearer realm="parts-api"' };
+export const WWW_AUTHENTICATE_MISSING = { "www-authenticate": 'Bearer realm="parts-api"' };
 const WWW_AUTHENTICATE_INVALID = { "www-authenticate": 'Bearer realm="parts-api", error="invalid_token"' };
 
-/** The client went away while its request body was arriving. */
-class ClientGone extends Error {}
+/** One request as a hook sees it. */
+export interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  requestId: string;
+  /** The endpoint of the table the request matched; undefined for /openapi.json, 404 and 405. */
+  endpoint: EndpointName | undefined;
+  /** Runs the request (authentication, validation, handler) and returns its answer, unsent. */
+  run(): Promise<Outcome>;
+}
+
+/** Wraps the handling of every request; `next` answers it normally. */
+export type RequestHook = (ex: Exchange, next: () => Promise<void>) => Promise<void>;
 
 export interface PipelineOptions {
   store: Store;
-  faults: FaultInjector;
-  stats: StatsRecorder;
   router: Router;
   maxBodyBytes: number;
+  hook?: RequestHook | undefined;
 }
 
-function errorOutcome(error: ApiError): Outcome {
+export function errorOutcome(error: ApiError): Outcome {
   return {
     status: error.status,
     body: errorJson(error.status, error.message, error.code),
@@ -53,8 +54,6 @@ function errorOutcome(error: ApiError): Outcome {
 export class Pipeline {
   /** Set once the server listens. */
   baseUrl = "";
-  port = 0;
-  closing = false;
   private seq = 0;
   private openApiJson: string | undefined;
 
@@ -68,87 +67,47 @@ export class Pipeline {
     });
   };
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const ex = this.exchange(req, res);
+    const next = async () => sendOutcome(ex, await ex.run());
+    const { hook } = this.options;
+    return hook === undefined ? next() : hook(ex, next);
+  }
+
+  private exchange(req: IncomingMessage, res: ServerResponse): Exchange {
     const requestId = `req_${(++this.seq).toString(36)}`;
     const rawUrl = req.url ?? "/";
     const q = rawUrl.indexOf("?");
     const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
     const rawQuery = q < 0 ? "" : rawUrl.slice(q + 1);
     const method = req.method ?? "GET";
-
     let match: Match;
-    let badPath: ApiError | undefined;
     try {
       match = this.options.router.match(method, path);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      match = { kind: "not-found" };
-      badPath = error;
+      return { req, res, requestId, endpoint: undefined, run: async () => errorOutcome(error) };
     }
-    const endpoint: EndpointName | undefined = match.kind === "route" ? match.route.name : undefined;
-    this.options.stats.recordRequest(endpoint, req.headers);
-
-    let abortedByServer = false;
-    res.once("close", () => {
-      if (!res.writableFinished && !abortedByServer && !this.closing)
-        this.options.stats.recordClosedEarly(endpoint);
-    });
-    const ex: Exchange = {
-      req,
-      res,
-      requestId,
-      port: this.port,
-      abortedByServer: () => {
-        abortedByServer = true;
-      },
-    };
-
-    if (match.kind !== "route") {
-      if (badPath !== undefined) return sendOutcome(ex, errorOutcome(badPath));
-      if (path === "/openapi.json") return this.serveOpenApi(ex, method);
-      if (match.kind === "method-not-allowed") {
-        return sendOutcome(ex, {
-          status: 405,
-          body: errorJson(
-            405,
-            `method ${method} is not allowed on ${match.template}; allowed: ${match.allow}`,
-          ),
-          headers: { allow: match.allow },
-        });
-      }
-      const message = `no endpoint at ${quote(path)}; the API is described at /openapi.json`;
-      return sendOutcome(ex, { status: 404, body: errorJson(404, message) });
+    if (match.kind === "route") {
+      const route = match;
+      return { req, res, requestId, endpoint: match.route.name, run: () => this.run(req, route, rawQuery) };
     }
+    const outcome = this.offTable(match, method, path);
+    return { req, res, requestId, endpoint: undefined, run: async () => outcome };
+  }
 
-    const fault = this.options.faults.pick(match.route.name);
-    if (fault !== undefined) {
-      switch (fault.kind) {
-        case "drop":
-          ex.abortedByServer();
-          req.socket.destroy();
-          return;
-        case "status": {
-          const headers: Record<string, string> = {};
-          if (fault.retryAfter !== undefined) headers["retry-after"] = fault.retryAfter;
-          if (fault.status === 401) Object.assign(headers, WWW_AUTHENTICATE_MISSING);
-          const error = new ApiError(
-            fault.status,
-            fault.message ?? defaultFaultMessage(fault.status),
-            fault.code,
-            headers,
-          );
-          return sendOutcome(ex, errorOutcome(error));
-        }
-        case "latency":
-          await pause(fault.ms, res);
-          if (res.destroyed) return;
-          break;
-        case "malformed":
-          if (PRE_HANDLER_VARIANTS.has(fault.variant)) return answerBeforeHandler(fault.variant, ex);
-          return answerMangled(fault.variant, ex, await this.run(req, match, rawQuery), fault.durationMs);
-      }
+  /** The answer to a request outside the endpoint table: the OpenAPI document, 405 or 404. */
+  private offTable(match: Exclude<Match, RouteMatch>, method: string, path: string): Outcome {
+    if (path === "/openapi.json") return this.openApi(method);
+    if (match.kind === "method-not-allowed") {
+      return {
+        status: 405,
+        body: errorJson(405, `method ${method} is not allowed on ${match.template}; allowed: ${match.allow}`),
+        headers: { allow: match.allow },
+      };
     }
-    sendOutcome(ex, await this.run(req, match, rawQuery));
+    const message = `no endpoint at ${quote(path)}; the API is described at /openapi.json`;
+    return { status: 404, body: errorJson(404, message) };
   }
 
   /** Authenticates, validates and runs the handler; every failure becomes an Error outcome. */
@@ -203,25 +162,17 @@ export class Pipeline {
     return org;
   }
 
-  private serveOpenApi(ex: Exchange, method: string): void {
+  private openApi(method: string): Outcome {
     if (method !== "GET") {
-      sendOutcome(ex, {
+      return {
         status: 405,
         body: errorJson(405, `method ${method} is not allowed on /openapi.json; allowed: GET`),
         headers: { allow: "GET" },
-      });
-      return;
+      };
     }
     this.openApiJson ??= JSON.stringify(buildOpenApiDocument(this.baseUrl));
-    send(ex.res, ex.requestId, 200, this.openApiJson, JSON_TYPE);
+    return { status: 200, body: this.openApiJson };
   }
-}
-
-function defaultFaultMessage(status: number): string {
-  if (status === 429) return "rate limit exceeded, retry later";
-  if (status === 503) return "service unavailable, try again later";
-  if (status >= 500) return "internal error";
-  return `request failed with status ${status}`;
 }
 
 function parseJson(raw: Buffer): unknown {
@@ -231,47 +182,4 @@ function parseJson(raw: Buffer): unknown {
   } catch {
     throw new ApiError(400, "body: malformed JSON");
   }
-}
-
-/** Reads a request body up to `limit` bytes; over the limit, a 413 (the rest is discarded). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const tooLarge = () => new ApiError(413, `request body larger than ${limit} bytes`);
-  if (req.destroyed || req.readableAborted) return Promise.reject(new ClientGone());
-  const declared = Number(req.headers["content-length"]);
-  if (declared > limit) {
-    req.resume();
-    return Promise.reject(tooLarge());
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onGone);
-      req.off("close", onGone);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        cleanup();
-        req.resume();
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
-    };
-    const onGone = () => {
-      cleanup();
-      reject(new ClientGone());
-    };
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", onGone);
-    req.on("close", onGone);
-  });
 }

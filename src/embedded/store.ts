@@ -1,5 +1,6 @@
 // The state of the embedded API: reference data, parts (sample, generated, created), RFQs and
-// imported files, with the visibility rules and the paging indexes.
+// imported files, with the visibility rules and the paging indexes. It holds what the handlers
+// need; what only tests read about the state is in testing/store.ts.
 //
 // Visibility (who may see a part): its IP owner's organisation always; any other organisation
 // only when the part is published and not internal. A part a caller may not see answers 404,
@@ -9,24 +10,13 @@
 // sample parts (2024), and created parts are stamped "now", never earlier than the newest part,
 // so appending keeps the order. Each organisation has three index arrays of positions (owned,
 // consumer, all visible), so a page is one slice whatever its number.
-import type {
-  Category,
-  CreatePartBody,
-  Criticality,
-  CustomFieldSelection,
-  Factory,
-  Material,
-  Part,
-  Process,
-  Rfq,
-  Standard,
-} from "../api/schemas";
+import { LRUCache } from "lru-cache";
+import type { CreatePartBody, CustomFieldSelection, Part, Rfq } from "../api/schemas";
 import { LargeCatalogue } from "./data/large";
 import { dropdownsOf } from "./data/parts";
 import {
   CATEGORIES,
   CRITICALITIES,
-  DROPDOWNS,
   type Dropdown,
   FACTORIES,
   MATERIALS,
@@ -39,10 +29,9 @@ import { generateRfqs, generateSampleParts } from "./data/sample";
 import { ApiError, quote } from "./errors";
 import { Rng } from "./prng";
 
-export type { Dropdown, Org };
 export type PartView = "IP_OWNER" | "CONSUMER";
 
-/** Create-body fields that the Part record does not carry; kept so tests can inspect them. */
+/** Create-body fields that the Part record does not carry: kept with the part, as an API would. */
 export type CreateExtras = Omit<
   CreatePartBody,
   | "title"
@@ -95,10 +84,10 @@ export interface StoreOptions {
 const EMPTY_PUBLIC_FIELDS: CustomFieldSelection[] = [];
 
 /** The visibility rule: may organisations other than the IP owner see a part? */
-export function visibleToOthers(published: boolean, internal: boolean): boolean {
+function visibleToOthers(published: boolean, internal: boolean): boolean {
   return published && !internal;
 }
-/** Serialised generated parts kept (oldest evicted first): about 1 KB each. */
+/** Serialised generated parts kept (least recently used evicted first): about 1 KB each. */
 const GENERATED_JSON_CACHE_MAX = 20_000;
 const ID_SEED = 0x1d5eed;
 
@@ -107,13 +96,7 @@ function jsonMap<T>(list: readonly T[], key: (r: T) => string): Map<string, { re
   return new Map(list.map((r) => [key(r), { record: r, json: JSON.stringify(r) }]));
 }
 
-function records<T>(map: ReadonlyMap<string, { record: T }>): T[] {
-  return [...map.values()].map((v) => v.record);
-}
-
 export class Store {
-  readonly orgs: readonly Org[] = ORGS;
-  readonly dropdowns: readonly Dropdown[] = DROPDOWNS;
   /** Number of generated parts (0 without the large catalogue). */
   readonly largeCatalogueSize: number;
 
@@ -129,22 +112,18 @@ export class Store {
 
   private readonly tokens = new Map<string, Org>(ORGS.map((o) => [o.token, o]));
   private readonly orgIndex = new Map<string, number>(ORGS.map((o, i) => [o.id, i]));
-  private readonly large: LargeCatalogue | undefined;
+  protected readonly large: LargeCatalogue | undefined;
   /** Sample then created parts, in creation order; position = largeCatalogueSize + index. */
-  private readonly small: Entry[] = [];
-  private readonly byId = new Map<string, Entry>();
+  protected readonly small: Entry[] = [];
+  protected readonly byId = new Map<string, Entry>();
   private readonly indexes: OrgIndex[];
-  private readonly rfqsById: Map<string, { record: Rfq; json: string }>;
-  private readonly rfqsByPart = new Map<string, Rfq[]>();
-  private readonly files: ImportedFile[] = [];
+  protected readonly rfqsById: Map<string, { record: Rfq; json: string }>;
+  protected readonly files: ImportedFile[] = [];
   private readonly ids = new Rng(ID_SEED);
-  private readonly createdIds: string[] = [];
   private lastCreatedMs = 0;
   private createdSerial = 0;
-  private largeTitles: Map<string, number> | undefined;
   /** JSON of generated parts by position × 2 + (1 for the owner's variant). */
-  private readonly generatedJson = new Map<number, string>();
-  private readonly smallTitles = new Map<string, number>();
+  private readonly generatedJson = new LRUCache<number, string>({ max: GENERATED_JSON_CACHE_MAX });
 
   constructor(options: StoreOptions = {}) {
     this.largeCatalogueSize = Math.max(0, Math.floor(options.largeCatalogueSize ?? 0));
@@ -175,59 +154,13 @@ export class Store {
       this.append({ part });
       this.lastCreatedMs = Math.max(this.lastCreatedMs, createdMs);
     }
-    const rfqs = generateRfqs(sample);
-    this.rfqsById = jsonMap(rfqs, (r) => r.id);
-    for (const rfq of rfqs) {
-      const list = this.rfqsByPart.get(rfq.partId) ?? [];
-      list.push(rfq);
-      this.rfqsByPart.set(rfq.partId, list);
-    }
-  }
-
-  // ---- reference data and factories: every record as an array, or one by its key -----------
-
-  processes(): Process[] {
-    return records(this.json.processes);
-  }
-  materials(): Material[] {
-    return records(this.json.materials);
-  }
-  standards(): Standard[] {
-    return records(this.json.standards);
-  }
-  criticalities(): Criticality[] {
-    return records(this.json.criticalities);
-  }
-  categories(): Category[] {
-    return records(this.json.categories);
-  }
-  factories(): Factory[] {
-    return records(this.json.factories);
-  }
-  process(code: string): Process | undefined {
-    return this.json.processes.get(code)?.record;
-  }
-  material(code: string): Material | undefined {
-    return this.json.materials.get(code)?.record;
-  }
-  standard(code: string): Standard | undefined {
-    return this.json.standards.get(code)?.record;
-  }
-  criticality(id: string): Criticality | undefined {
-    return this.json.criticalities.get(id)?.record;
-  }
-  category(id: string): Category | undefined {
-    return this.json.categories.get(id)?.record;
-  }
-  factory(id: string): Factory | undefined {
-    return this.json.factories.get(id)?.record;
+    this.rfqsById = jsonMap(generateRfqs(sample), (r) => r.id);
   }
 
   private append(entry: Entry): void {
     const position = this.largeCatalogueSize + this.small.length;
     this.small.push(entry);
     this.byId.set(entry.part.id, entry);
-    this.smallTitles.set(entry.part.title, (this.smallTitles.get(entry.part.title) ?? 0) + 1);
     const owner = this.orgIndex.get(entry.part.ipOwnerId);
     const isPublic = visibleToOthers(entry.part.published, entry.part.internal);
     this.indexes.forEach((index, o) => {
@@ -248,17 +181,7 @@ export class Store {
     return this.tokens.get(token);
   }
 
-  /** The custom-field dropdowns of an organisation. */
-  dropdownsOf(orgId: string): readonly Dropdown[] {
-    return dropdownsOf(orgId);
-  }
-
   // ---- parts ---------------------------------------------------------------------------------
-
-  /** Number of parts: generated, sample and created. */
-  get partCount(): number {
-    return this.largeCatalogueSize + this.small.length;
-  }
 
   /** A part with its full record (customFields always filled), whoever owns it; or undefined. */
   getPart(id: string): Part | undefined {
@@ -271,13 +194,6 @@ export class Store {
   /** Whether an organisation may see a part. */
   isVisible(part: Part, orgId: string): boolean {
     return part.ipOwnerId === orgId || visibleToOthers(part.published, part.internal);
-  }
-
-  /** The part as the API answers it to an organisation: undefined when invisible to it. */
-  partFor(id: string, orgId: string): Part | undefined {
-    const part = this.getPart(id);
-    if (part === undefined || !this.isVisible(part, orgId)) return undefined;
-    return part.ipOwnerId === orgId ? part : { ...part, customFields: EMPTY_PUBLIC_FIELDS };
   }
 
   /** JSON of a part as seen by an organisation, or undefined when unknown or invisible to it. */
@@ -312,24 +228,16 @@ export class Store {
     if (json === undefined) {
       const part = large.part(position);
       json = JSON.stringify(owner ? part : { ...part, customFields: EMPTY_PUBLIC_FIELDS });
-      if (this.generatedJson.size >= GENERATED_JSON_CACHE_MAX) {
-        this.generatedJson.delete(this.generatedJson.keys().next().value as number);
-      }
       this.generatedJson.set(key, json);
     }
     return json;
   }
 
-  private positions(orgId: string, view: PartView | undefined): readonly number[] {
+  protected positions(orgId: string, view: PartView | undefined): readonly number[] {
     const o = this.orgIndex.get(orgId);
     const index = o === undefined ? undefined : this.indexes[o];
     if (index === undefined) return [];
     return view === "IP_OWNER" ? index.owned : view === "CONSUMER" ? index.consumer : index.all;
-  }
-
-  /** Number of parts in an organisation's view (see the list handler for the views). */
-  viewSize(orgId: string, view?: PartView): number {
-    return this.positions(orgId, view).length;
   }
 
   /** One page of a view, serialised as the List Parts response. */
@@ -344,51 +252,6 @@ export class Store {
       if (json !== undefined) items.push(json);
     }
     return `{"items":[${items.join(",")}],"hasMore":${end < positions.length}}`;
-  }
-
-  /** One page of a view, as records. */
-  listParts(
-    orgId: string,
-    view: PartView | undefined,
-    page: number,
-    pageSize: number,
-  ): { items: Part[]; hasMore: boolean } {
-    return JSON.parse(this.listPartsJson(orgId, view, page, pageSize)) as { items: Part[]; hasMore: boolean };
-  }
-
-  /** Every part in list order (generated ones are built on the fly). */
-  *parts(): Generator<Part> {
-    for (let i = 0; i < this.largeCatalogueSize; i++) yield (this.large as LargeCatalogue).part(i);
-    for (const entry of this.small) yield entry.part;
-  }
-
-  /** Sample and created parts only (not the generated catalogue), in list order. */
-  sampleParts(): Part[] {
-    return this.small.map((e) => e.part);
-  }
-
-  /** Parts created through the API, oldest first. */
-  createdParts(): Part[] {
-    return this.createdIds.map((id) => (this.byId.get(id) as Entry).part);
-  }
-
-  /** How many parts have exactly this title (generated ones included). */
-  countPartsWithTitle(title: string): number {
-    const large = this.large;
-    if (large !== undefined && this.largeTitles === undefined) {
-      const titles = new Map<string, number>();
-      for (let i = 0; i < large.size; i++) {
-        const t = large.title(i);
-        titles.set(t, (titles.get(t) ?? 0) + 1);
-      }
-      this.largeTitles = titles;
-    }
-    return (this.smallTitles.get(title) ?? 0) + (this.largeTitles?.get(title) ?? 0);
-  }
-
-  /** The create-body fields a created part's record does not show (notes, metadata, units...). */
-  createExtras(partId: string): CreateExtras | undefined {
-    return this.byId.get(partId)?.extras;
   }
 
   /**
@@ -421,7 +284,7 @@ export class Store {
     const categoryIds = refs("categoryIds", json.categories, "category");
     const customFields = this.resolveCustomFields(orgId, body.customFields ?? []);
 
-    const org = this.orgs.find((o) => o.id === orgId) as Org;
+    const org = ORGS[this.orgIndex.get(orgId) as number] as Org;
     const nowMs = Math.max(Date.now(), this.lastCreatedMs + 1);
     this.lastCreatedMs = nowMs;
     const now = new Date(nowMs).toISOString();
@@ -473,7 +336,6 @@ export class Store {
     const entry: Entry = { part: part as Part };
     if (Object.keys(extras).length > 0) entry.extras = extras;
     this.append(entry);
-    this.createdIds.push(id);
     return entry.part;
   }
 
@@ -481,7 +343,7 @@ export class Store {
     orgId: string,
     selections: NonNullable<CreatePartBody["customFields"]>,
   ): CustomFieldSelection[] {
-    const own = new Map(this.dropdownsOf(orgId).map((d) => [d.id, d]));
+    const own = new Map<string, Dropdown>(dropdownsOf(orgId).map((d) => [d.id, d]));
     const seen = new Set<string>();
     return selections.map((selection, i) => {
       const field = `customFields[${i}]`;
@@ -545,26 +407,7 @@ export class Store {
     return file;
   }
 
-  /** Files attached so far, all or of one part. */
-  importedFiles(partId?: string): ImportedFile[] {
-    return partId === undefined ? [...this.files] : this.files.filter((f) => f.partId === partId);
-  }
-
   // ---- RFQs ----------------------------------------------------------------------------------
-
-  /** Every RFQ, by id (the first is for a part of the first demo organisation). */
-  rfqs(): Rfq[] {
-    return records(this.rfqsById);
-  }
-
-  rfq(id: string): Rfq | undefined {
-    return this.rfqsById.get(id)?.record;
-  }
-
-  /** RFQs of a part. */
-  rfqsForPart(partId: string): Rfq[] {
-    return [...(this.rfqsByPart.get(partId) ?? [])];
-  }
 
   /** JSON of an RFQ, or undefined when unknown or when its part is invisible to the caller. */
   rfqJsonFor(id: string, orgId: string): string | undefined {

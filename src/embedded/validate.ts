@@ -34,7 +34,7 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
  * `customFields[0].dropdownId`; a key that is not an identifier (a metadata key a client chose)
  * is quoted: `metadata["a b"]`. The root is `fallback` ("body").
  */
-export function formatPath(path: readonly PropertyKey[], fallback = "body"): string {
+function formatPath(path: readonly PropertyKey[], fallback = "body"): string {
   let out = "";
   for (const key of path) {
     if (typeof key === "number") out += `[${key}]`;
@@ -96,12 +96,7 @@ function describe(issue: Issue, root: z.ZodType, input: unknown): string {
 }
 
 /** A 400 message for zod issues: the first three, each prefixed with its field. */
-export function issuesMessage(
-  issues: readonly Issue[],
-  root: z.ZodType,
-  input: unknown,
-  fallback = "body",
-): string {
+function issuesMessage(issues: readonly Issue[], root: z.ZodType, input: unknown, fallback = "body"): string {
   return issues
     .slice(0, 3)
     .map((issue) => `${formatPath(issue.path, fallback)}: ${describe(issue, root, input)}`)

@@ -13,10 +13,10 @@ import {
   Rfq,
   Standard,
 } from "../../src/api/schemas";
-import { DEMO_ACCOUNTS, Store } from "../../src/embedded";
+import { DEMO_ACCOUNTS, TestStore } from "../../src/embedded/testing";
 import { hasNull } from "./helpers";
 
-const store = new Store();
+const store = new TestStore();
 const parts = store.sampleParts();
 const orgIds = new Set(store.orgs.map((o) => o.id));
 
@@ -239,7 +239,7 @@ describe("RFQs", () => {
 
 describe("determinism", () => {
   it("two starts hold the same data", () => {
-    const again = new Store();
+    const again = new TestStore();
     expect(again.sampleParts()).toEqual(parts);
     expect(again.rfqs()).toEqual(store.rfqs());
     expect(again.standards()).toEqual(store.standards());

@@ -3,15 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { endpoints } from "../../src/api/endpoints";
 import { Part } from "../../src/api/schemas";
-import { type EmbeddedApi, startEmbeddedApi } from "../../src/embedded";
+import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { call, errorOf, hasNull, ok } from "./helpers";
 
-let api: EmbeddedApi;
+let api: TestApi;
 let borealis: string;
 let acmeOrg: string;
 
 beforeAll(async () => {
-  api = await startEmbeddedApi();
+  api = await startTestApi();
   borealis = api.accounts[1]!.token;
   acmeOrg = api.accounts[0]!.orgId;
 });

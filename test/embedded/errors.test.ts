@@ -1,13 +1,13 @@
 // Every error class, in the Error shape with a stable code, and inputs that must not hurt the server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EmbeddedApi, startEmbeddedApi } from "../../src/embedded";
+import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { call, errorOf, parseRaw, rawRequest } from "./helpers";
 
-let api: EmbeddedApi;
+let api: TestApi;
 let partId: string;
 
 beforeAll(async () => {
-  api = await startEmbeddedApi();
+  api = await startTestApi();
   partId = api.store.sampleParts().find((p) => p.ipOwnerId === api.accounts[0]!.orgId)!.id;
 });
 afterAll(() => api.close());
@@ -144,7 +144,7 @@ describe("request bodies", () => {
   });
 
   it("a smaller maxBodyBytes applies", async () => {
-    const small = await startEmbeddedApi({ maxBodyBytes: 64 });
+    const small = await startTestApi({ maxBodyBytes: 64 });
     try {
       const reply = await call(small, "/v1/criticalities:batch-get", { body: { ids: ["a".repeat(100)] } });
       expect(reply.status).toBe(413);

@@ -5,21 +5,21 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { endpoints } from "../../src/api/endpoints";
 import { Part } from "../../src/api/schemas";
 import {
-  type EmbeddedApi,
+  FaultInjector,
   type FaultRule,
   type MALFORMED_VARIANTS,
-  startEmbeddedApi,
-} from "../../src/embedded";
-import { FaultInjector } from "../../src/embedded/faults";
-import { OVERSIZED_BYTES } from "../../src/embedded/respond";
+  OVERSIZED_BYTES,
+  startTestApi,
+  type TestApi,
+} from "../../src/embedded/testing";
 import { call, errorOf } from "./helpers";
 
-let api: EmbeddedApi;
+let api: TestApi;
 let partId: string;
 let partPath: string;
 
 beforeAll(async () => {
-  api = await startEmbeddedApi();
+  api = await startTestApi();
   partId = api.store.sampleParts().find((p) => p.ipOwnerId === api.accounts[0]!.orgId)!.id;
   partPath = `/v1/parts/${partId}`;
 });
@@ -323,7 +323,7 @@ describe("rules", () => {
 
   it("probability over HTTP: a flaky endpoint fails some requests, and the same seed fails the same ones", async () => {
     const run = async () => {
-      const flaky = await startEmbeddedApi({
+      const flaky = await startTestApi({
         faults: [{ endpoint: "getStandard", action: { kind: "status", status: 503 }, probability: 0.5 }],
       });
       const statuses = [];
@@ -384,7 +384,7 @@ describe("stats", () => {
 
 describe("close", () => {
   it("closes promptly with keep-alive connections and a slow answer in flight", async () => {
-    const other = await startEmbeddedApi();
+    const other = await startTestApi();
     await call(other, "/v1/standards");
     other.faults.add({ action: { kind: "malformed", variant: "slow-drip", durationMs: 30_000 } });
     const inFlight = fetch(`${other.url}/v1/standards`, {

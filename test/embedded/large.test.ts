@@ -3,16 +3,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpoints } from "../../src/api/endpoints";
 import { Part } from "../../src/api/schemas";
-import { type DemoAccount, type EmbeddedApi, Store, startEmbeddedApi } from "../../src/embedded";
+import { type DemoAccount, startTestApi, type TestApi, TestStore } from "../../src/embedded/testing";
 import { call, ok } from "./helpers";
 
-let api: EmbeddedApi;
+let api: TestApi;
 let acme: DemoAccount;
 let borealis: DemoAccount;
-const sampleCount = new Store().partCount;
+const sampleCount = new TestStore().partCount;
 
 beforeAll(async () => {
-  api = await startEmbeddedApi({ catalogue: "large" });
+  api = await startTestApi({ catalogue: "large" });
   [acme, borealis] = api.accounts as [DemoAccount, DemoAccount];
 });
 afterAll(() => api.close());
@@ -91,7 +91,7 @@ describe("large catalogue", () => {
   });
 
   it("generated revisions point at a generated root of the same owner and title", () => {
-    const small = new Store({ largeCatalogueSize: 3000 });
+    const small = new TestStore({ largeCatalogueSize: 3000 });
     const versions = [...small.parts()].slice(0, 3000).filter((p) => p.parentId !== undefined);
     expect(versions.length).toBeGreaterThan(500);
     for (const v of versions.slice(0, 100)) {

@@ -2,15 +2,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpoints } from "../../src/api/endpoints";
 import type { Part } from "../../src/api/schemas";
-import { type DemoAccount, type EmbeddedApi, startEmbeddedApi } from "../../src/embedded";
+import { type DemoAccount, startTestApi, type TestApi } from "../../src/embedded/testing";
 import { call, errorOf, ok } from "./helpers";
 
-let api: EmbeddedApi;
+let api: TestApi;
 let acme: DemoAccount;
 let borealis: DemoAccount;
 
 beforeAll(async () => {
-  api = await startEmbeddedApi();
+  api = await startTestApi();
   [acme, borealis] = api.accounts as [DemoAccount, DemoAccount];
 });
 afterAll(() => api.close());

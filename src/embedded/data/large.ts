@@ -15,7 +15,7 @@ import { SAMPLE_BASE_MS } from "./sample";
  * Creation time of generated part 0; part i was created about i × 15 minutes later (less for a
  * catalogue so large that it would reach the sample data, which must stay newer).
  */
-export const LARGE_BASE_MS = Date.UTC(2019, 0, 7, 6, 0, 0);
+const LARGE_BASE_MS = Date.UTC(2019, 0, 7, 6, 0, 0);
 const MAX_STEP_MS = 15 * 60_000;
 
 const SALT_FAMILY = 0x1f;

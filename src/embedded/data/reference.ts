@@ -560,7 +560,7 @@ export const DROPDOWNS: readonly Dropdown[] = [
 ];
 
 /** How a family's parts are measured: which Dimensions fields they carry. */
-export type Shape = "prismatic" | "turned" | "sheet" | "lattice" | "moulded";
+type Shape = "prismatic" | "turned" | "sheet" | "lattice" | "moulded";
 
 /** A family of similar parts of one organisation, from which sample and generated parts are drawn. */
 export interface PartFamily {

@@ -1,5 +1,5 @@
-// Fault injection: rules that make chosen endpoints fail in the ways real upstreams fail. Off by
-// default. A rule matches an endpoint of the table by name (or "*" for all 14; /openapi.json
+// Fault injection, for tests and benchmarks only: rules that make chosen endpoints fail in the
+// ways real upstreams fail. Off by default. A rule matches an endpoint of the table by name (or "*" for all 14; /openapi.json
 // and unknown routes are never faulted); the first rule that matches and wins its probability
 // roll decides the request. Probabilities use a seeded PRNG, so a run is reproducible.
 //
@@ -10,8 +10,12 @@
 // - the other malformed variants run the request (a create does create its part) and mangle the
 //   response on its way out, keeping its status: truncated-json, wrong-content-type, empty,
 //   oversized, slow-drip, reset-mid-body, wrong-field-types, missing-required, extra-fields.
-import { type EndpointName, endpoints } from "../api/endpoints";
-import { Rng } from "./prng";
+import { type EndpointName, endpoints } from "../../api/endpoints";
+import { ApiError } from "../errors";
+import { Rng } from "../prng";
+import { sendOutcome } from "../respond";
+import { errorOutcome, WWW_AUTHENTICATE_MISSING } from "../server";
+import { answerBeforeHandler, answerMangled, type FaultedExchange, pause } from "./malformed";
 
 export type { EndpointName };
 
@@ -71,7 +75,7 @@ export interface FaultController {
 export const DEFAULT_FAULT_SEED = 0xfa017;
 
 /** Variants answered before authentication and the handler run. */
-export const PRE_HANDLER_VARIANTS: ReadonlySet<MalformedVariant> = new Set([
+const PRE_HANDLER_VARIANTS: ReadonlySet<MalformedVariant> = new Set([
   "html",
   "error-shape-200",
   "redirect-other-host",
@@ -140,11 +144,6 @@ export class FaultInjector implements FaultController {
     this.rng = new Rng(this.seed);
   }
 
-  /** Number of rules not yet spent. */
-  get active(): number {
-    return this.rules.filter((r) => r.remaining > 0).length;
-  }
-
   /** The fault for one request to `endpoint`, or undefined to answer normally. */
   pick(endpoint: EndpointName): FaultAction | undefined {
     if (this.rules.length === 0) return undefined;
@@ -157,67 +156,37 @@ export class FaultInjector implements FaultController {
   }
 }
 
-// ---- body transforms of the data variants ------------------------------------------------------
-
-type Json = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** Applies `f` to the record, or to the first item of an `{items}` wrapper. */
-function onRecord(value: unknown, f: (record: Json) => Json, whenEmpty: (wrapper: Json) => Json): unknown {
-  if (!isRecord(value)) return value;
-  const items = value.items;
-  if (!Array.isArray(items)) return f(value);
-  if (items.length === 0 || !isRecord(items[0])) return whenEmpty(value);
-  return { ...value, items: [f(items[0]), ...items.slice(1)] };
+function defaultFaultMessage(status: number): string {
+  if (status === 429) return "rate limit exceeded, retry later";
+  if (status === 503) return "service unavailable, try again later";
+  if (status >= 500) return "internal error";
+  return `request failed with status ${status}`;
 }
 
-/** Every scalar of the record gets a wrong type: strings become 42, booleans "yes", numbers "12". */
-export function withWrongFieldTypes(value: unknown): unknown {
-  return onRecord(
-    value,
-    (record) => {
-      const out: Json = {};
-      for (const [k, v] of Object.entries(record)) {
-        out[k] =
-          typeof v === "string" ? 42 : typeof v === "boolean" ? "yes" : typeof v === "number" ? String(v) : v;
-      }
-      return out;
-    },
-    (wrapper) => ({ ...wrapper, items: "none", ...("hasMore" in wrapper ? { hasMore: "no" } : {}) }),
-  );
-}
-
-const REQUIRED_FIRST = ["id", "code", "fileId", "title"];
-
-/** The record without a required field: its id (or code, fileId, title). */
-export function withoutRequiredField(value: unknown): unknown {
-  return onRecord(
-    value,
-    (record) => {
-      const key = REQUIRED_FIRST.find((k) => k in record) ?? Object.keys(record)[0];
-      const out = { ...record };
-      if (key !== undefined) delete out[key];
-      return out;
-    },
-    (wrapper) => {
-      const { items: _items, ...rest } = wrapper;
-      return rest;
-    },
-  );
-}
-
-/** The record plus fields no schema declares. */
-export function withExtraFields(value: unknown): unknown {
-  const extra = (record: Json): Json => ({
-    ...record,
-    etag: 'W/"5f3a9c"',
-    schemaRevision: 7,
-    _links: { self: { href: "/v1/self" } },
-  });
-  if (!isRecord(value)) return value;
-  const base = extra(value);
-  return Array.isArray(value.items) && isRecord(value.items[0])
-    ? { ...base, items: [extra(value.items[0]), ...value.items.slice(1)] }
-    : base;
+/** Answers a request the way `fault` says; `next` answers it normally (after a latency). */
+export async function answerWithFault(
+  fault: FaultAction,
+  ex: FaultedExchange,
+  next: () => Promise<void>,
+): Promise<void> {
+  switch (fault.kind) {
+    case "drop":
+      ex.abortedByServer();
+      ex.req.socket.destroy();
+      return;
+    case "status": {
+      const headers: Record<string, string> = {};
+      if (fault.retryAfter !== undefined) headers["retry-after"] = fault.retryAfter;
+      if (fault.status === 401) Object.assign(headers, WWW_AUTHENTICATE_MISSING);
+      const message = fault.message ?? defaultFaultMessage(fault.status);
+      return sendOutcome(ex, errorOutcome(new ApiError(fault.status, message, fault.code, headers)));
+    }
+    case "latency":
+      await pause(fault.ms, ex.res);
+      if (ex.res.destroyed) return;
+      return next();
+    case "malformed":
+      if (PRE_HANDLER_VARIANTS.has(fault.variant)) return answerBeforeHandler(fault.variant, ex);
+      return answerMangled(fault.variant, ex, await ex.run(), fault.durationMs);
+  }
 }

@@ -1,8 +1,8 @@
-// Counters of the embedded API, for tests and benchmarks: requests received (faulted ones
+// Counters of the embedded API, for tests and benchmarks only: requests received (faulted ones
 // included), requests whose client went away before the response was complete, and the headers
 // of the last request.
 import type { IncomingHttpHeaders } from "node:http";
-import type { EndpointName } from "../api/endpoints";
+import type { EndpointName } from "../../api/endpoints";
 
 export type RequestHeaders = Record<string, string | string[] | undefined>;
 
