@@ -1,70 +1,57 @@
 // The `parts-mcp` command: the MCP server on stdio by default, over Streamable HTTP with --http;
 // `parts-mcp api` runs the embedded Parts API on its own. Flags mirror environment variables
-// (config.ts, FLAGS): every setting is read and checked before anything starts.
+// (config/commands.ts): every setting is read and checked before anything starts.
 import {
+  type CommandLine,
   ConfigError,
   environment,
-  FLAGS,
-  inTermsOfFlags,
   loadApiConfig,
   loadCacheConfig,
   loadHttpConfig,
+  loadLimitsConfig,
   loadSelectionConfig,
   loadTransport,
-  parseFlags,
-  USAGE,
+  runCommand,
+  SERVER_COMMAND,
 } from "./config";
 
 const argv = process.argv.slice(2);
 
-try {
-  if (argv[0] === "api") {
-    const { runStandaloneApi } = await import("./embedded/standalone");
-    await runStandaloneApi(argv.slice(1));
-  } else {
-    await runServer(argv);
-  }
-} catch (error) {
-  const message =
-    error instanceof ConfigError
-      ? inTermsOfFlags(error, argv).message
-      : error instanceof Error
-        ? error.stack
-        : String(error);
-  process.stderr.write(`parts-mcp: ${message}\n`);
-  process.exit(error instanceof ConfigError ? 2 : 1);
-}
+const code =
+  argv[0] === "api"
+    ? await (await import("./embedded/standalone")).runStandaloneApi(argv.slice(1))
+    : await runCommand(SERVER_COMMAND, argv, runServer);
+// A refusal exits at once: something may already be open (the embedded API, a listening socket).
+if (code !== undefined && code !== 0) process.exit(code);
 
-async function runServer(args: readonly string[]): Promise<void> {
-  const { overrides, help } = parseFlags(args);
-  if (help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  const env = environment(overrides);
+async function runServer({ values, given }: CommandLine): Promise<undefined> {
+  const env = environment(values);
   const transport = loadTransport(env);
   const selection = loadSelectionConfig(env);
   const cache = loadCacheConfig(env);
-  const [{ tools: allTools }, { selectTools }] = await Promise.all([
+  const limits = loadLimitsConfig(env);
+  const [{ tools: allTools }, { selectTools }, { buildCatalogue }] = await Promise.all([
     import("../tools"),
     import("./selection"),
+    import("./catalogue"),
   ]);
-  const tools = selectTools(allTools, selection);
+  const catalogue = buildCatalogue(selectTools(allTools, selection));
 
   if (transport === "http") {
     const http = loadHttpConfig(env);
     const api = loadApiConfig(env, { requireToken: !http.access.perUser });
     const { runHttpServer } = await import("./http");
-    await runHttpServer({ api, cache, http, tools, allToolCount: allTools.length });
+    await runHttpServer({ api, cache, http, limits, catalogue });
   } else {
-    const httpOnly = Object.keys(FLAGS).filter(
-      (name) => FLAGS[name]?.httpOnly && args.some((arg) => arg === name || arg.startsWith(`${name}=`)),
-    );
+    const httpOnly = given.filter((flag) => flag.httpOnly).map((flag) => flag.flag);
     if (httpOnly.length > 0) {
       throw new ConfigError(`${httpOnly.join(", ")} applies to HTTP serving only: add --http.`);
     }
     const api = loadApiConfig(env);
     const { runStdioServer } = await import("./stdio");
-    await runStdioServer(api, cache, tools);
+    // stdio is one connection: both in-flight limits apply to it.
+    const maxInFlight = Math.min(limits.maxInFlight, limits.maxInFlightPerConnection);
+    await runStdioServer(api, cache, catalogue, { ...limits, maxInFlight });
   }
+  return undefined;
 }

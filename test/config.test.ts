@@ -1,13 +1,35 @@
+// The configuration: each section's defaults and refusals, the command line parsed from one
+// declaration per flag, the usage text generated from the same declarations, and the exit codes.
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import {
+  API_COMMAND,
+  type CommandLine,
   ConfigError,
+  inTermsOfFlags,
+  LIMITS_DEFAULTS,
+  LIMITS_ENV,
   loadApiConfig,
+  loadAppsConfig,
+  loadCacheConfig,
+  loadHttpConfig,
+  loadLimitsConfig,
+  loadSearchConfig,
+  loadSelectionConfig,
+  loadTransport,
+  type Output,
+  parseCommandLine,
+  parseFlags,
   readBoolean,
   readChoice,
   readEnv,
   readInteger,
   readUrl,
+  runCommand,
+  SERVER_COMMAND,
+  usage,
 } from "../src/config";
+import { VERSION } from "../src/version";
 
 const TOKEN = "pat_live_9f8e7d6c5b4a39281716151413121110";
 const lab = {
@@ -288,3 +310,333 @@ describe("readers for other sections", () => {
     expect(readUrl({ U: "https://h.example.com/p/" }, "U")).toBe("https://h.example.com/p");
   });
 });
+
+describe("the command line (node:util parseArgs, one declaration per flag)", () => {
+  const parse = (argv: string[]) => parseCommandLine(SERVER_COMMAND, argv);
+  const refusal = (argv: string[]) => {
+    try {
+      parse(argv);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as ConfigError).message;
+    }
+    throw new Error(`expected ${argv.join(" ")} to be refused`);
+  };
+
+  it("sets the variable each flag mirrors; a value-less flag sets its fixed value", () => {
+    const line = parse([
+      "--http",
+      "--port",
+      "9000",
+      "--host=::1",
+      "--read-only",
+      "--no-apps",
+      "--tools",
+      "parts",
+    ]);
+    expect(line.values).toEqual({
+      PARTS_MCP_TRANSPORT: "http",
+      PARTS_MCP_HTTP_PORT: "9000",
+      PARTS_MCP_HTTP_HOST: "::1",
+      PARTS_MCP_READ_ONLY: "true",
+      PARTS_MCP_APPS: "off",
+      PARTS_MCP_TOOLS: "parts",
+    });
+    expect(line.given.map((flag) => flag.flag)).toEqual([
+      "--http",
+      "--port",
+      "--host",
+      "--read-only",
+      "--no-apps",
+      "--tools",
+    ]);
+    expect(parse(["--stdio", "--http"]).values).toEqual({ PARTS_MCP_TRANSPORT: "http" });
+    expect(parse(["--tools", "a", "--tools=b"]).values).toEqual({ PARTS_MCP_TOOLS: "b" });
+    expect(parse(["-h"]).help).toBe(true);
+    expect(parse(["--version"]).version).toBe(true);
+  });
+
+  it.each([
+    [["--htttp"], 'Unknown argument "--htttp": see parts-mcp --help for the flags.'],
+    [["--htttp=1"], 'Unknown argument "--htttp=1"'],
+    [["serve"], 'Unknown argument "serve"'],
+    [["--", "--http"], 'Unknown argument "--"'],
+    [["-p", "80"], 'Unknown argument "-p"'],
+    [["-hx"], 'Unknown argument "-hx"'],
+    [["--tools"], "--tools needs a value: see parts-mcp --help."],
+    [["--tools="], "--tools needs a value"],
+    [["--port", "--http"], "--port needs a value"],
+    [["--read-only=yes"], '--read-only takes no value: remove "=yes".'],
+    [["--help=me"], '--help takes no value: remove "=me".'],
+  ])("refuses %j", (argv, text) => {
+    expect(refusal(argv)).toContain(text);
+  });
+
+  it("a value beginning with one dash is a value (a negative port is then refused by its reader)", () => {
+    expect(parse(["--port", "-1"]).values).toEqual({ PARTS_MCP_HTTP_PORT: "-1" });
+  });
+
+  it("an error names the flag when a flag gave the value, the variable otherwise", () => {
+    const fromFlag = parse(["--http", "--port", "http"]);
+    const error = loadError(() => loadHttpConfig(environmentOf(fromFlag)));
+    expect(error.describe(fromFlag.name)).toMatch(
+      /^--port must be a whole number from 0 to 65535 \(got "http"\)/,
+    );
+    expect(error.message).toMatch(/^PARTS_MCP_HTTP_PORT must be a whole number/);
+
+    const fromEnv = parse(["--http"]);
+    const same = loadError(() => loadHttpConfig({ PARTS_MCP_HTTP_PORT: "http", ...fromEnv.values }));
+    expect(same.describe(fromEnv.name)).toMatch(/^PARTS_MCP_HTTP_PORT must be/);
+  });
+
+  it("names every setting in a message by how it was given", () => {
+    const line = parse(["--http", "--host", "0.0.0.0", "--allowed-hosts", "mcp.example.com"]);
+    const error = loadError(() => loadHttpConfig(environmentOf(line)));
+    const text = error.describe(line.name);
+    expect(text).toMatch(/^--host is 0\.0\.0\.0, not a loopback address/);
+    expect(text).toContain("set PARTS_MCP_ACCESS_KEYS");
+    expect(text).toContain("PARTS_MCP_AUTH=per-user");
+    expect(inTermsOfFlags(error, ["--host", "0.0.0.0"]).message).toBe(text);
+  });
+
+  it("parseFlags keeps its old shape", () => {
+    expect(parseFlags(["--read-only"])).toEqual({ overrides: { PARTS_MCP_READ_ONLY: "true" }, help: false });
+  });
+});
+
+describe("the usage text, generated from the declarations", () => {
+  const text = usage(SERVER_COMMAND);
+
+  it("lists every flag with the variable it sets, and -h and --version", () => {
+    for (const flag of SERVER_COMMAND.flags) {
+      const line = text.split("\n").find((l) => l.trimStart().startsWith(`${flag.flag} `));
+      expect(line, flag.flag).toBeDefined();
+      expect(line).toContain(flag.description);
+      expect(line).toContain(
+        flag.sets === undefined ? `(${flag.variable}` : `(${flag.variable}=${flag.sets}`,
+      );
+      if (flag.httpOnly) expect(line).toContain("with --http only");
+    }
+    expect(text).toContain("-h, --help");
+    expect(text).toContain("--version");
+    expect(text).toMatch(/^usage: parts-mcp .*\n {7}parts-mcp api/);
+  });
+
+  it("lists every variable a loader reads, with its default", () => {
+    const read = new Set<string>();
+    const recording = (env: Record<string, string>) =>
+      new Proxy(env, {
+        get(target, key) {
+          if (typeof key === "string") read.add(key);
+          return target[key as string];
+        },
+      });
+    for (const environment of ["local", "lab", "sandbox", "production"]) {
+      const base = `PARTS_API_${environment.toUpperCase()}_URL`;
+      try {
+        loadApiConfig(
+          recording({ PARTS_API_ENV: environment, [base]: "https://x.example.com", PARTS_API_TOKEN: TOKEN }),
+        );
+      } catch {}
+    }
+    loadCacheConfig(recording({}));
+    loadSearchConfig(recording({}));
+    loadAppsConfig(recording({}));
+    loadLimitsConfig(recording({}));
+    loadTransport(recording({}));
+    loadSelectionConfig(recording({}));
+    loadHttpConfig(recording({}));
+    expect(read.size).toBeGreaterThan(30);
+    for (const variable of read) {
+      if (variable === LIMITS_ENV.maxBodyBytes) continue; // the former name, named in its successor's line
+      expect(text, variable).toMatch(new RegExp(`^  ${variable}\\b`, "m"));
+    }
+    expect(text).toContain("PARTS_MCP_SEARCH_PAGES_PER_CALL (default 40)");
+    expect(text).toContain("PARTS_MCP_MAX_IN_FLIGHT (default 256)");
+    expect(text).toContain(`formerly ${LIMITS_ENV.maxBodyBytes}`);
+  });
+
+  it("parts-mcp api has its own flags, parsed the same way", () => {
+    const api = usage(API_COMMAND);
+    for (const flag of ["--port N", "--host H", "--large", "--version"]) expect(api).toContain(flag);
+    expect(parseCommandLine(API_COMMAND, ["--port=0", "--large"]).values).toEqual({
+      "--port": "0",
+      "--large": "true",
+    });
+    expect(() => parseCommandLine(API_COMMAND, ["--http"])).toThrow(
+      'Unknown argument "--http": see parts-mcp api --help for the flags.',
+    );
+  });
+});
+
+describe("runCommand: --help, --version and failures as exit codes", () => {
+  const capture = () => {
+    const out = { stdout: "", stderr: "" };
+    const output: Output = {
+      stdout: (text) => {
+        out.stdout += text;
+      },
+      stderr: (text) => {
+        out.stderr += text;
+      },
+    };
+    return { out, output };
+  };
+  const never = async () => {
+    throw new Error("should not start");
+  };
+
+  it("--version prints the version and exits 0 without starting", async () => {
+    const { out, output } = capture();
+    expect(await runCommand(SERVER_COMMAND, ["--version"], never, output)).toBe(0);
+    expect(out.stdout).toBe(`parts-mcp ${VERSION}\n`);
+    expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it("--help prints the usage and exits 0", async () => {
+    const { out, output } = capture();
+    expect(await runCommand(SERVER_COMMAND, ["--tools", "parts", "-h"], never, output)).toBe(0);
+    expect(out.stdout).toBe(`${usage(SERVER_COMMAND)}\n`);
+  });
+
+  it("a ConfigError is one line in the words the person used, exit 2", async () => {
+    const { out, output } = capture();
+    const code = await runCommand(
+      SERVER_COMMAND,
+      ["--log-level", "loud"],
+      async (line) => {
+        loadApiConfig(environmentOf(line));
+        return undefined;
+      },
+      output,
+    );
+    expect(code).toBe(2);
+    expect(out.stderr).toBe(
+      'parts-mcp: --log-level must be one of debug, info, warn, error, silent (got "loud"): set it to one of them.\n',
+    );
+    const unknown = capture();
+    expect(await runCommand(SERVER_COMMAND, ["--htttp"], never, unknown.output)).toBe(2);
+    expect(unknown.out.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("any other error keeps its stack, exit 1; a started server leaves the code undefined", async () => {
+    const { out, output } = capture();
+    expect(await runCommand(SERVER_COMMAND, [], never, output)).toBe(1);
+    expect(out.stderr).toMatch(/^parts-mcp: Error: should not start\n\s+at /);
+    expect(await runCommand(SERVER_COMMAND, [], async () => undefined, output)).toBeUndefined();
+  });
+
+  it("the installed entry answers --version and refuses an unknown flag", { timeout: 60_000 }, () => {
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], {
+        encoding: "utf8",
+        timeout: 50_000,
+      });
+    const version = run(["--version"]);
+    expect(version.stdout).toBe(`parts-mcp ${VERSION}\n`);
+    expect(version.status).toBe(0);
+    const refused = run(["--htttp"]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/^parts-mcp: Unknown argument "--htttp"/);
+  });
+});
+
+describe("search, views and limits", () => {
+  it("search: pages per call and the index budget", () => {
+    expect(loadSearchConfig({})).toEqual({ pagesPerCall: 40, indexBudgetBytes: 128 * 1024 * 1024 });
+    expect(
+      loadSearchConfig({ PARTS_MCP_SEARCH_PAGES_PER_CALL: "5", PARTS_MCP_SEARCH_INDEX_MB: "16" }),
+    ).toEqual({ pagesPerCall: 5, indexBudgetBytes: 16 * 1024 * 1024 });
+    expect(loadError(() => loadSearchConfig({ PARTS_MCP_SEARCH_PAGES_PER_CALL: "0" })).message).toBe(
+      'PARTS_MCP_SEARCH_PAGES_PER_CALL must be a whole number from 1 to 1000 (got "0"): fix it, or remove it to use the default 40.',
+    );
+    expect(loadError(() => loadSearchConfig({ PARTS_MCP_SEARCH_INDEX_MB: "1.5" })).message).toMatch(
+      /^PARTS_MCP_SEARCH_INDEX_MB must be a whole number of MiB from 1 to 65536/,
+    );
+  });
+
+  it("views: PARTS_MCP_APPS on (default) or off", () => {
+    expect(loadAppsConfig({})).toEqual({ enabled: true });
+    expect(loadAppsConfig({ PARTS_MCP_APPS: "OFF" })).toEqual({ enabled: false });
+    expect(loadAppsConfig({ PARTS_MCP_APPS: "on" })).toEqual({ enabled: true });
+    expect(loadAppsConfig({ PARTS_MCP_APPS: "false" })).toEqual({ enabled: false });
+    expect(loadAppsConfig(parseCommandLine(SERVER_COMMAND, ["--no-apps"]).values)).toEqual({
+      enabled: false,
+    });
+    expect(loadError(() => loadAppsConfig({ PARTS_MCP_APPS: "maybe" })).message).toBe(
+      'PARTS_MCP_APPS must be on or off (got "maybe"): set it to one of them.',
+    );
+  });
+
+  it("limits: defaults", () => {
+    expect(loadLimitsConfig({})).toEqual({
+      maxInFlight: 256,
+      maxInFlightPerConnection: 64,
+      maxMessageBytes: 1024 * 1024,
+      shutdownTimeoutMs: 25_000,
+      http: {
+        maxConnections: 512,
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        idleTimeoutMs: 65_000,
+      },
+    });
+    expect(loadLimitsConfig({})).toEqual(LIMITS_DEFAULTS);
+  });
+
+  it.each([
+    ["PARTS_MCP_MAX_IN_FLIGHT", "maxInFlight", "0"],
+    ["PARTS_MCP_MAX_IN_FLIGHT_PER_CONNECTION", "maxInFlightPerConnection", "many"],
+    ["PARTS_MCP_MAX_MESSAGE_BYTES", "maxMessageBytes", "512"],
+    ["PARTS_MCP_SHUTDOWN_TIMEOUT_MS", "shutdownTimeoutMs", "-1"],
+    ["PARTS_MCP_HTTP_MAX_CONNECTIONS", "http.maxConnections", "0"],
+    ["PARTS_MCP_HTTP_HEADERS_TIMEOUT_MS", "http.headersTimeoutMs", "999"],
+    ["PARTS_MCP_HTTP_REQUEST_TIMEOUT_MS", "http.requestTimeoutMs", "10m"],
+    ["PARTS_MCP_HTTP_IDLE_TIMEOUT_MS", "http.idleTimeoutMs", "700000"],
+  ])("limits: %s is read, and refused out of range", (variable, path, bad) => {
+    const good = { "http.headersTimeoutMs": "5000", "http.requestTimeoutMs": "20000" }[path] ?? "2048";
+    expect(loadLimitsConfig({ [variable]: good })).toHaveProperty(path, Number(good));
+    const error = loadError(() => loadLimitsConfig({ [variable]: bad }));
+    expect(error.variable).toBe(variable);
+    expect(error.message).toMatch(
+      new RegExp(`^${variable} must be a whole number.* from \\d+ to \\d+ \\(got "${bad}"\\)`),
+    );
+  });
+
+  it("limits: the former PARTS_MCP_MAX_BODY_BYTES still counts, and the new name wins", () => {
+    expect(loadLimitsConfig({ PARTS_MCP_MAX_BODY_BYTES: "4096" }).maxMessageBytes).toBe(4096);
+    expect(loadHttpConfig({ PARTS_MCP_MAX_BODY_BYTES: "4096" }).maxBodyBytes).toBe(4096);
+    expect(
+      loadLimitsConfig({ PARTS_MCP_MAX_BODY_BYTES: "4096", PARTS_MCP_MAX_MESSAGE_BYTES: "8192" })
+        .maxMessageBytes,
+    ).toBe(8192);
+    expect(loadError(() => loadLimitsConfig({ PARTS_MCP_MAX_BODY_BYTES: "1" })).variable).toBe(
+      "PARTS_MCP_MAX_BODY_BYTES",
+    );
+  });
+
+  it("limits: the headers cannot take longer than the whole request", () => {
+    const error = loadError(() =>
+      loadLimitsConfig({
+        PARTS_MCP_HTTP_HEADERS_TIMEOUT_MS: "40000",
+        PARTS_MCP_HTTP_REQUEST_TIMEOUT_MS: "30000",
+      }),
+    );
+    expect(error.variable).toBe("PARTS_MCP_HTTP_HEADERS_TIMEOUT_MS");
+    expect(error.message).toMatch(/is longer than PARTS_MCP_HTTP_REQUEST_TIMEOUT_MS/);
+  });
+});
+
+function environmentOf(line: CommandLine): Record<string, string> {
+  return { ...line.values };
+}
+
+function loadError(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error("expected a ConfigError");
+}

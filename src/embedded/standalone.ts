@@ -1,62 +1,72 @@
 // `parts-mcp api`: runs the embedded Parts API on its own, for curl, other clients or a browser
 // on the OpenAPI document. Prints the URL, the demo tokens and an example, and stops on SIGINT or
-// SIGTERM.
-import { type EmbeddedApiOptions, startEmbeddedApi } from "./index";
+// SIGTERM. Its flags are declared with the server's (config/commands.ts) and parsed by the same
+// parser; a start-up failure is one line on stderr and a non-zero exit code.
+import {
+  API_COMMAND,
+  type CommandLine,
+  ConfigError,
+  DEFAULT_STANDALONE_PORT,
+  type Output,
+  processOutput,
+  readHost,
+  readInteger,
+  runCommand,
+} from "../config";
+import { explainListenError } from "../net";
+import { type EmbeddedApi, type EmbeddedApiOptions, startEmbeddedApi } from "./index";
 
-const USAGE = `usage: parts-mcp api [--port N] [--host H] [--large]
-  --port N   port to listen on (default 8787; 0 picks a free one)
-  --host H   address to listen on (default 127.0.0.1)
-  --large    add a generated catalogue of 100,000 parts to the sample data`;
+export { DEFAULT_STANDALONE_PORT };
 
-export const DEFAULT_STANDALONE_PORT = 8787;
+type StandaloneOptions = Required<Pick<EmbeddedApiOptions, "port" | "host">> &
+  Pick<EmbeddedApiOptions, "catalogue">;
 
-/** Parses the flags; throws an Error whose message is fit for the terminal. */
-export function parseStandaloneArgs(argv: readonly string[]): EmbeddedApiOptions & { help?: boolean } {
-  const options: EmbeddedApiOptions & { help?: boolean } = { port: DEFAULT_STANDALONE_PORT };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? arg.split("=", 2) : [arg, undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === "") throw new Error(`${flag} needs a value\n${USAGE}`);
-      return v;
-    };
-    switch (flag) {
-      case "--port": {
-        const v = value();
-        const port = Number(v);
-        if (!/^\d+$/.test(v) || port > 65535)
-          throw new Error(`--port must be 0..65535, got ${JSON.stringify(v)}`);
-        options.port = port;
-        break;
-      }
-      case "--host":
-        options.host = value();
-        break;
-      case "--large":
-        options.catalogue = "large";
-        break;
-      case "-h":
-      case "--help":
-        options.help = true;
-        break;
-      default:
-        throw new Error(`unknown argument ${JSON.stringify(arg)}\n${USAGE}`);
-    }
-  }
-  return options;
+/** The options of `parts-mcp api` from its parsed flags; throws a ConfigError naming the flag. */
+function optionsFrom({ values }: CommandLine): StandaloneOptions {
+  return {
+    port: readInteger(values, "--port", { defaultValue: DEFAULT_STANDALONE_PORT, min: 0, max: 65_535 }),
+    host: readHost(values, "--host", "127.0.0.1"),
+    ...(values["--large"] !== undefined && { catalogue: "large" as const }),
+  };
 }
 
-export async function runStandaloneApi(argv: string[]): Promise<void> {
-  const { help, ...options } = parseStandaloneArgs(argv);
-  if (help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
+/**
+ * Runs `parts-mcp api` until SIGINT or SIGTERM. Resolves to the exit code: 0 after a stop by
+ * signal or after --help, 2 for a flag or an address that cannot be used, 1 for any other failure
+ * to start. Everything it says goes to `output`.
+ */
+export async function runStandaloneApi(
+  argv: readonly string[],
+  output: Output = processOutput,
+): Promise<number> {
+  const code = await runCommand(API_COMMAND, argv, (line) => serve(optionsFrom(line), output), output);
+  return code ?? 0;
+}
+
+async function serve(options: StandaloneOptions, output: Output): Promise<number> {
+  let api: EmbeddedApi;
+  try {
+    api = await startEmbeddedApi(options);
+  } catch (error) {
+    const failure = explainListenError(error, options.host, options.port);
+    if (failure !== undefined) {
+      throw new ConfigError(`${failure.reason}; choose another with --${failure.change}.`);
+    }
+    output.stderr(
+      `${API_COMMAND.name}: could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 1;
   }
-  const api = await startEmbeddedApi(options);
+  output.stdout(`${greeting(api, options).join("\n")}\n`);
+  await stopOnSignal(api);
+  return 0;
+}
+
+function greeting(api: EmbeddedApi, options: StandaloneOptions): string[] {
   const width = Math.max(...api.accounts.map((a) => a.orgName.length));
-  const lines = [
-    `Parts API (embedded, ${options.catalogue === "large" ? "sample data + 100,000 generated parts" : "sample data"}) listening on ${api.url}`,
+  const data = options.catalogue === "large" ? "sample data + 100,000 generated parts" : "sample data";
+  return [
+    `Parts API (embedded, ${data}) listening on ${api.url}`,
     `OpenAPI document: ${api.url}/openapi.json`,
     "",
     "Demo tokens (Authorization: Bearer <token>):",
@@ -68,8 +78,10 @@ export async function runStandaloneApi(argv: string[]): Promise<void> {
     "",
     "Press Ctrl+C to stop.",
   ];
-  process.stdout.write(`${lines.join("\n")}\n`);
-  await new Promise<void>((resolve) => {
+}
+
+function stopOnSignal(api: EmbeddedApi): Promise<void> {
+  return new Promise<void>((resolve) => {
     const stop = () => {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);

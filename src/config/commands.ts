@@ -1,0 +1,127 @@
+// The entry points and their flags: `parts-mcp` (the MCP server) and `parts-mcp api` (the
+// embedded Parts API on its own). The parser (flags.ts) and the usage text (usage.ts) both read
+// these declarations, so --help cannot drift from what is accepted. Secrets (tokens, access keys)
+// have no flag: a command line is visible to every user of the machine.
+import { API_SETTINGS, ENV } from "./api";
+import { CACHE_SETTINGS } from "./cache";
+import { ConfigError } from "./errors";
+import { type Command, type FlagDeclaration, parseCommandLine } from "./flags";
+import { HTTP_ENV, HTTP_SETTINGS } from "./http";
+import { LIMITS_SETTINGS } from "./limits";
+import { APPS_ENV, SELECTION_ENV, SERVING_SETTINGS, TRANSPORT_ENV } from "./serving";
+
+const SERVER_FLAGS: readonly FlagDeclaration[] = [
+  {
+    flag: "--http",
+    variable: TRANSPORT_ENV,
+    sets: "http",
+    description: "serve MCP over Streamable HTTP at /mcp",
+  },
+  {
+    flag: "--stdio",
+    variable: TRANSPORT_ENV,
+    sets: "stdio",
+    description: "serve MCP on stdin/stdout (the default)",
+  },
+  { flag: "--port", variable: HTTP_ENV.port, placeholder: "N", httpOnly: true, description: "HTTP port" },
+  {
+    flag: "--host",
+    variable: HTTP_ENV.host,
+    placeholder: "H",
+    httpOnly: true,
+    description: "HTTP address to listen on",
+  },
+  {
+    flag: "--auth",
+    variable: HTTP_ENV.auth,
+    placeholder: "MODE",
+    httpOnly: true,
+    description: "HTTP access control: none, shared, per-user, or shared,per-user",
+  },
+  {
+    flag: "--allowed-hosts",
+    variable: HTTP_ENV.allowedHosts,
+    placeholder: "LIST",
+    httpOnly: true,
+    description: "Host names accepted besides loopback (comma-separated, or *)",
+  },
+  {
+    flag: "--allowed-origins",
+    variable: HTTP_ENV.allowedOrigins,
+    placeholder: "LIST",
+    httpOnly: true,
+    description: "browser Origins accepted (comma-separated, or *)",
+  },
+  {
+    flag: "--read-only",
+    variable: SELECTION_ENV.readOnly,
+    sets: "true",
+    description: "serve only the tools that change nothing",
+  },
+  {
+    flag: "--tools",
+    variable: SELECTION_ENV.tools,
+    placeholder: "LIST",
+    description: "tool names and groups (parts, rfqs, factories, reference) to serve",
+  },
+  { flag: "--no-apps", variable: APPS_ENV, sets: "off", description: "offer no views (MCP Apps)" },
+  {
+    flag: "--log-level",
+    variable: ENV.logLevel,
+    placeholder: "LEVEL",
+    description: "debug, info, warn, error or silent",
+  },
+];
+
+export const DEFAULT_STANDALONE_PORT = 8787;
+
+export const API_COMMAND: Command = {
+  name: "parts-mcp api",
+  synopsis: ["parts-mcp api [--port N] [--host H] [--large]"],
+  flags: [
+    {
+      flag: "--port",
+      placeholder: "N",
+      description: `port to listen on (default ${DEFAULT_STANDALONE_PORT}; 0 picks a free one)`,
+    },
+    { flag: "--host", placeholder: "H", description: "address to listen on (default 127.0.0.1)" },
+    {
+      flag: "--large",
+      sets: "true",
+      description: "add a generated catalogue of 100,000 parts to the sample data",
+    },
+  ],
+};
+
+export const SERVER_COMMAND: Command = {
+  name: "parts-mcp",
+  synopsis: [
+    "parts-mcp [--http [--port N] [--host H]] [--read-only] [--tools LIST] [options]",
+    ...API_COMMAND.synopsis,
+  ],
+  flags: SERVER_FLAGS,
+  settings: [API_SETTINGS, CACHE_SETTINGS, SERVING_SETTINGS, HTTP_SETTINGS, LIMITS_SETTINGS],
+};
+
+// The names of the hand-written parser this replaced, kept for the modules and tests that use them.
+
+export interface ParsedFlags {
+  /** Variables set by flags, to lay over the environment. */
+  overrides: Record<string, string>;
+  help: boolean;
+}
+
+/** `parts-mcp`'s flags as variables to lay over the environment (see parseCommandLine). */
+export function parseFlags(argv: readonly string[]): ParsedFlags {
+  const { values, help } = parseCommandLine(SERVER_COMMAND, argv);
+  return { overrides: values, help };
+}
+
+/**
+ * `error` in the words of `argv`: a setting that a flag of `parts-mcp` set is named by the flag.
+ * New code calls `error.describe(commandLine.name)`.
+ */
+export function inTermsOfFlags(error: ConfigError, argv: readonly string[]): ConfigError {
+  const message = error.describe(parseCommandLine(SERVER_COMMAND, argv).name);
+  return message === error.message ? error : new ConfigError(message, error.variable);
+}
