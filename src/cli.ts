@@ -15,6 +15,11 @@ import {
   SERVER_COMMAND,
 } from "./config";
 
+/** Started by hand on a terminal, the stdio server would otherwise wait in silence. */
+const TERMINAL_HINT =
+  "parts-mcp: serving MCP on stdin/stdout, for an MCP client to start (see mcp.json). " +
+  "Use --http to serve over HTTP, --help for every option; Ctrl+C stops.";
+
 const argv = process.argv.slice(2);
 
 const code =
@@ -48,6 +53,7 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
       throw new ConfigError(`${httpOnly.join(", ")} applies to HTTP serving only: add --http.`);
     }
     const api = loadApiConfig(env);
+    if (process.stdin.isTTY) process.stderr.write(`${TERMINAL_HINT}\n`);
     const { runStdioServer } = await import("./stdio");
     // stdio is one connection: both in-flight limits apply to it.
     const maxInFlight = Math.min(limits.maxInFlight, limits.maxInFlightPerConnection);

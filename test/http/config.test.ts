@@ -1,7 +1,9 @@
-// The HTTP section of the configuration: defaults, access modes and what refuses to start.
+// The HTTP section of the configuration: defaults, access modes and what refuses to start; and
+// the host helpers it shares with the HTTP server and the embedded API.
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadApiConfig, loadHttpConfig, loadTransport, parseFlags } from "../../src/config";
 import { AccessControl, OriginGuard } from "../../src/http/access";
+import { bracketHost, explainListenError, isLoopbackHost, isWildcardHost, urlHost } from "../../src/net";
 
 const KEY = "pmk_test_0123456789abcdef";
 
@@ -156,5 +158,58 @@ describe("AccessControl", () => {
       if (!result.ok)
         expect(result.refusal.headers?.["WWW-Authenticate"]).toMatch(/^Bearer realm="parts-mcp"/);
     }
+  });
+});
+
+describe("host helpers (src/net.ts)", () => {
+  it("loopback: names, 127/8, ::1 bracketed or not, IPv4-mapped forms; nothing else", () => {
+    for (const host of [
+      "localhost",
+      "LOCALHOST",
+      "api.localhost",
+      "127.0.0.1",
+      "127.9.8.7",
+      "::1",
+      "[::1]",
+    ]) {
+      expect(isLoopbackHost(host), host).toBe(true);
+    }
+    for (const host of ["[::ffff:127.0.0.1]", "::ffff:7f00:1", "[::ffff:7f00:1]"]) {
+      expect(isLoopbackHost(host), host).toBe(true);
+    }
+    for (const host of ["localhost.evil.example", "128.0.0.1", "10.0.0.1", "::", "0.0.0.0", "[::2]", ""]) {
+      expect(isLoopbackHost(host), host).toBe(false);
+    }
+  });
+
+  it("wildcards, brackets and the host of a URL that reaches a listening address", () => {
+    for (const host of ["0.0.0.0", "::", "[::]", "0:0:0:0:0:0:0:0", ""])
+      expect(isWildcardHost(host), host).toBe(true);
+    expect(isWildcardHost("127.0.0.1")).toBe(false);
+    expect(bracketHost("::1")).toBe("[::1]");
+    expect(bracketHost("[::1]")).toBe("[::1]");
+    expect(bracketHost("example.com")).toBe("example.com");
+    expect(urlHost("0.0.0.0")).toBe("127.0.0.1");
+    expect(urlHost("")).toBe("127.0.0.1");
+    expect(urlHost("::")).toBe("[::1]");
+    expect(urlHost("[::]")).toBe("[::1]");
+    expect(urlHost("fe80::1")).toBe("[fe80::1]");
+    expect(urlHost("10.0.0.5")).toBe("10.0.0.5");
+  });
+
+  it("explains the listen errors a person can fix by choosing another port or address", () => {
+    const error = (code: string) => Object.assign(new Error(code), { code });
+    expect(explainListenError(error("EADDRINUSE"), "127.0.0.1", 8788)).toEqual({
+      reason: "port 8788 is already in use",
+      change: "port",
+    });
+    expect(explainListenError(error("EACCES"), "127.0.0.1", 80)?.change).toBe("port");
+    expect(explainListenError(error("EADDRNOTAVAIL"), "10.9.9.9", 80)).toEqual({
+      reason: "10.9.9.9 is not an address of this machine",
+      change: "host",
+    });
+    expect(explainListenError(error("ENOTFOUND"), "nohost", 80)?.change).toBe("host");
+    expect(explainListenError(error("EMFILE"), "127.0.0.1", 80)).toBeUndefined();
+    expect(explainListenError("not an error", "127.0.0.1", 80)).toBeUndefined();
   });
 });
