@@ -1,6 +1,6 @@
-// What both transports open before serving: the logger (which redacts the configured token,
-// `secrets`, and whatever `moreSecrets` yields when a line is written) and the upstream API,
-// embedded or remote.
+// What both transports open before serving: the logger (which redacts the configured token and
+// `secrets`, and learns per-user tokens as the API accepts them) and the upstream API, embedded
+// or remote.
 import type { ApiConfig, CacheConfig } from "./config";
 import { captureConsole, createLogger, type Logger } from "./log";
 import { openUpstream, type Upstream } from "./upstream";
@@ -14,18 +14,13 @@ export async function openRuntime(
   config: ApiConfig,
   cache: CacheConfig,
   secrets: readonly string[] = [],
-  moreSecrets: () => Iterable<string> = () => [],
 ): Promise<Runtime> {
-  const fixed = new Set<string>([...(config.token ? [config.token] : []), ...secrets]);
   const logger = createLogger({
     level: config.logLevel,
-    secrets: function* () {
-      yield* fixed;
-      yield* moreSecrets();
-    },
+    secrets: [...(config.token ? [config.token] : []), ...secrets],
   });
   captureConsole(logger);
   const upstream = await openUpstream(config, cache, logger);
-  fixed.add(upstream.token);
+  logger.addSecret(upstream.token);
   return { logger, upstream };
 }

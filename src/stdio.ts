@@ -1,19 +1,28 @@
 // `parts-mcp`: the MCP server on stdin/stdout, for clients of either protocol era (the opening
 // message decides: `initialize` for the 2025 revisions, `server/discover` or an enveloped request
 // for 2026-07-28). Stdout carries protocol only; everything else goes to stderr through the logger.
+// On stdin's end, SIGTERM or SIGINT the requests in flight are answered first (within the
+// shutdown time-out); a client that closes stdout ends the process with one log line.
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { Catalogue } from "./catalogue";
-import type { ApiConfig, CacheConfig } from "./config";
+import type { ApiConfig, CacheConfig, LimitsConfig } from "./config";
 import { openRuntime } from "./runtime";
 import { createServer } from "./server";
+import { StdioWire } from "./stdio-transport";
 import { VERSION } from "./version";
 
 export async function runStdioServer(
   config: ApiConfig,
   cache: CacheConfig,
   catalogue: Catalogue,
+  limits: LimitsConfig,
 ): Promise<void> {
   const { logger, upstream } = await openRuntime(config, cache);
+  // One stdio session is one connection: the stricter of the two in-flight limits holds.
+  const wire = new StdioWire({
+    maxMessageBytes: limits.maxMessageBytes,
+    maxInFlight: Math.min(limits.maxInFlight, limits.maxInFlightPerConnection),
+  });
   const handle = serveStdio(
     () =>
       createServer({
@@ -25,13 +34,33 @@ export async function runStdioServer(
         cacheTtlMs: cache.ttlMs,
         logger,
       }),
-    { legacy: "serve", onerror: (error) => logger.warn("stdio transport error", { error }) },
+    {
+      legacy: "serve",
+      transport: wire,
+      onerror: (error) => logger.debug("stdio message refused", { error: error.message }),
+    },
   );
   let stopping = false;
-  const stop = async (reason: string) => {
+  const stop = async (reason: string, answerInFlight = true) => {
     if (stopping) return;
     stopping = true;
-    logger.info("stopping", { reason });
+    logger.info("stopping", { reason, inFlight: wire.inFlight });
+    if (answerInFlight) {
+      let timer: NodeJS.Timeout | undefined;
+      const answered = await Promise.race([
+        wire.finish().then(() => true),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), limits.shutdownTimeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!answered) {
+        logger.warn("requests still in flight were abandoned", {
+          inFlight: wire.inFlight,
+          timeoutMs: limits.shutdownTimeoutMs,
+        });
+      }
+    }
     await handle.close().catch(() => {});
     await upstream.close().catch(() => {});
     process.exit(0);
@@ -39,6 +68,16 @@ export async function runStdioServer(
   process.stdin.once("end", () => void stop("stdin closed"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
+  // A client that closed its end of stdout can read nothing more: stop at once, saying why.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") void stop("stdout closed by the client (EPIPE)", false);
+    else logger.error("stdout failed", { error });
+  });
+  if (process.stdin.isTTY) {
+    process.stderr.write(
+      `parts-mcp ${VERSION} is an MCP server: it reads JSON-RPC messages, one per line, on stdin. Start it from an MCP client (mcp.json shows how), or run it with --help.\n`,
+    );
+  }
   logger.info(`parts-mcp ${VERSION} ready on stdio`, {
     environment: upstream.connection.environment,
     baseUrl: upstream.connection.baseUrl,

@@ -2,15 +2,15 @@
 // token, so a record fetched with one token is never served to another.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PartsApiClient } from "../src/client";
-import { type EmbeddedApi, startEmbeddedApi } from "../src/embedded";
+import { startTestApi, type TestApi } from "../src/embedded/testing";
 import { silentLogger } from "../src/log";
 import { ReferenceData } from "../src/reference";
 
-let api: EmbeddedApi;
+let api: TestApi;
 let client: PartsApiClient;
 
 beforeAll(async () => {
-  api = await startEmbeddedApi();
+  api = await startTestApi();
   client = new PartsApiClient({
     baseUrl: api.url,
     token: api.demoToken,

@@ -2,7 +2,7 @@
 // transports: the rules on the registry, the flags over the environment, and what a client sees.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, inTermsOfFlags, loadSelectionConfig, parseFlags } from "../src/config";
-import { type EmbeddedApi, startEmbeddedApi } from "../src/embedded";
+import { startTestApi, type TestApi } from "../src/embedded/testing";
 import { selectTools } from "../src/selection";
 import { tools } from "../tools";
 import { TOOL_GROUPS } from "../tools/define";
@@ -101,10 +101,10 @@ describe("flags mirror the variables, and win over them", () => {
 });
 
 describe("what a client sees", () => {
-  let api: EmbeddedApi;
+  let api: TestApi;
   let http: HttpServerProcess;
   beforeAll(async () => {
-    api = await startEmbeddedApi();
+    api = await startTestApi();
     http = await spawnHttpServer({ api, args: ["--tools", "reference,get_rfq"] });
   });
   afterAll(async () => {

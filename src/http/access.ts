@@ -5,6 +5,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { validateHostHeader } from "@modelcontextprotocol/server";
 import { type AccessConfig, type HttpConfig, isWildcardHost } from "../config";
+import { bracketHost } from "../net";
 
 export const TOKEN_HEADER = "x-parts-api-token";
 /** How a per-user token's source is named in the message of an upstream 401. */
@@ -26,6 +27,7 @@ const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 
 export class OriginGuard {
   readonly #hosts: ReadonlySet<string> | undefined;
+  readonly #hostList: string[];
   readonly #origins: ReadonlySet<string> | undefined;
   readonly #anyOrigin: boolean;
 
@@ -34,11 +36,10 @@ export class OriginGuard {
       this.#hosts = undefined;
     } else {
       const bound = config.host.toLowerCase();
-      const own = isWildcardHost(bound)
-        ? []
-        : [bound.includes(":") && !bound.startsWith("[") ? `[${bound}]` : bound];
+      const own = isWildcardHost(bound) ? [] : [bracketHost(bound)];
       this.#hosts = new Set([...LOOPBACK_NAMES, ...own, ...config.allowedHosts]);
     }
+    this.#hostList = [...(this.#hosts ?? [])];
     this.#anyOrigin = config.allowedOrigins === "*";
     this.#origins = config.allowedOrigins === "*" ? undefined : new Set(config.allowedOrigins);
   }
@@ -47,7 +48,7 @@ export class OriginGuard {
   check(headers: IncomingHttpHeaders): Refusal | undefined {
     if (this.#hosts !== undefined) {
       const host = headers.host;
-      if (!validateHostHeader(host, [...this.#hosts]).ok) {
+      if (!validateHostHeader(host, this.#hostList).ok) {
         return {
           status: 403,
           message: `Host ${JSON.stringify(host ?? "")} is not allowed (see PARTS_MCP_ALLOWED_HOSTS).`,

@@ -23,9 +23,9 @@ export interface HandlerOptions {
   /** Builds the server for one request; `token` is the caller's own (per-user), if any. */
   createServer(token: string | undefined): McpServer;
   maxBodyBytes: number;
+  /** Requests handled at once; more are answered 503 "busy, retry". */
+  maxInFlight: number;
   logger: Logger;
-  /** Called with each per-user token seen, so the logger can redact it. */
-  rememberToken(token: string): void;
 }
 
 export class McpHttpHandler {
@@ -34,6 +34,8 @@ export class McpHttpHandler {
   #draining = false;
   #inFlight = 0;
   #idle: (() => void) | undefined;
+  /** Requests admitted whose body has not fully arrived: on shutdown they are cut off, not waited for. */
+  readonly #receiving = new Set<IncomingMessage>();
 
   constructor(options: HandlerOptions) {
     this.#options = options;
@@ -51,9 +53,14 @@ export class McpHttpHandler {
     return this.#inFlight;
   }
 
-  /** Refuses every new request with 503; resolves once the requests in flight are answered. */
+  /**
+   * Refuses every new request with 503, closes the connections of requests still sending their
+   * body (a client that trickles must not hold the shutdown), and resolves once the requests
+   * that had fully arrived are answered.
+   */
   drain(): Promise<void> {
     this.#draining = true;
+    for (const req of this.#receiving) req.socket.destroy();
     if (this.#inFlight === 0) return Promise.resolve();
     return new Promise((resolve) => {
       this.#idle = resolve;
@@ -88,7 +95,12 @@ export class McpHttpHandler {
     }
     this.#inFlight++;
     res.once("close", this.#done);
-    if (this.#draining) res.shouldKeepAlive = false;
+    if (!req.complete) {
+      this.#receiving.add(req);
+      const received = () => this.#receiving.delete(req);
+      req.once("end", received);
+      res.once("close", received);
+    }
     const auth: AuthInfo | undefined =
       admitted.token === undefined ? undefined : { token: admitted.token, clientId: "per-user", scopes: [] };
     this.#serve(Object.assign(req, { auth }), res).catch((error: unknown) => {
@@ -110,6 +122,13 @@ export class McpHttpHandler {
     }
     const refusal = this.#options.guard.check(req.headers);
     if (refusal) return refusal;
+    if (this.#inFlight >= this.#options.maxInFlight) {
+      return {
+        status: 503,
+        message: `The server is busy (${this.#inFlight} requests in flight, PARTS_MCP_MAX_IN_FLIGHT): send the request again in a second.`,
+        headers: { "Retry-After": "1" },
+      };
+    }
 
     const origin = req.headers.origin;
     if (origin !== undefined) {
@@ -136,9 +155,7 @@ export class McpHttpHandler {
     }
     const access = this.#options.access.check(req.headers);
     if (!access.ok) return access.refusal;
-    if (access.token === undefined) return {};
-    this.#options.rememberToken(access.token);
-    return { token: access.token };
+    return access.token === undefined ? {} : { token: access.token };
   }
 
   readonly #done = (): void => {

@@ -12,8 +12,10 @@ import {
   HTTP_ENV,
   type HttpConfig,
   isLoopbackHost,
+  type LimitsConfig,
 } from "../config";
 import type { Logger } from "../log";
+import { explainListenError, urlHost } from "../net";
 import { openRuntime } from "../runtime";
 import { createServer, type ServerOptions } from "../server";
 import { VERSION } from "../version";
@@ -22,10 +24,6 @@ import { MCP_PATH, McpHttpHandler } from "./handler";
 
 export { HEALTH_PATH, MCP_PATH } from "./handler";
 
-/** Per-user tokens kept for redaction in the logs (the most recent ones). */
-const REMEMBERED_TOKENS = 1_000;
-/** Longer than the idle time-out of load balancers (commonly 60 s), so they close first. */
-const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /**
  * The upstream token of a per-user server's own requests. Every request brings its own token;
  * this one exists so that a request that somehow went out without one fails (401) instead of
@@ -35,8 +33,7 @@ const NO_SERVER_TOKEN = "parts-mcp-per-user-mode-has-no-server-token";
 
 export type HttpServerOptions = Omit<ServerOptions, "token" | "tokenSource"> & {
   http: HttpConfig;
-  /** Receives each per-user token seen (to redact it from logs). */
-  rememberToken?(token: string): void;
+  limits: LimitsConfig;
 };
 
 export interface RunningHttpServer {
@@ -53,7 +50,7 @@ export interface RunningHttpServer {
 
 /** Starts the HTTP server in this process (the CLI does; so can a benchmark that wants it in-process). */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  const { http, rememberToken = () => {}, ...serverOptions } = options;
+  const { http, limits, ...serverOptions } = options;
   const perUser = http.access.perUser;
   const handler = new McpHttpHandler({
     guard: new OriginGuard(http),
@@ -64,13 +61,35 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         ...(token !== undefined && { token, tokenSource: TOKEN_SOURCE }),
       }),
     maxBodyBytes: http.maxBodyBytes,
+    maxInFlight: limits.maxInFlight,
     logger: options.logger,
-    rememberToken: perUser ? rememberToken : () => {},
   });
 
-  const server = createHttpServer({ noDelay: true }, handler.handle);
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+  const server = createHttpServer(
+    {
+      noDelay: true,
+      // Slow or idle clients cannot hold sockets: headers, the whole request and idleness each
+      // have a time-out, and connections past the limit are closed as they arrive.
+      headersTimeout: limits.http.headersTimeoutMs,
+      requestTimeout: limits.http.requestTimeoutMs,
+      keepAliveTimeout: limits.http.idleTimeoutMs,
+      maxHeaderSize: 16 * 1024,
+    },
+    handler.handle,
+  );
+  server.maxConnections = limits.http.maxConnections;
+  let dropped = 0;
+  server.on("drop", () => {
+    // One line per burst, not one per refused connection.
+    if (dropped++ === 0) {
+      options.logger.warn("connection limit reached: new connections are closed", {
+        maxConnections: limits.http.maxConnections,
+      });
+      setTimeout(() => {
+        dropped = 0;
+      }, 10_000).unref();
+    }
+  });
   await listen(server, http);
   const { port } = server.address() as AddressInfo;
 
@@ -103,55 +122,38 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 async function listen(server: Server, http: HttpConfig): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "EADDRINUSE" || error.code === "EACCES" || error.code === "EADDRNOTAVAIL") {
-        const why =
-          error.code === "EADDRINUSE"
-            ? `port ${http.port} is already in use`
-            : error.code === "EACCES"
-              ? `listening on port ${http.port} is not permitted`
-              : `${http.host} is not an address of this machine`;
-        reject(
-          new ConfigError(
-            `Cannot listen on ${http.host}:${http.port}: ${why}; choose another with ${error.code === "EADDRNOTAVAIL" ? HTTP_ENV.host : HTTP_ENV.port}.`,
-            error.code === "EADDRNOTAVAIL" ? HTTP_ENV.host : HTTP_ENV.port,
-          ),
-        );
-      } else {
+      const failure = explainListenError(error, http.host, http.port);
+      if (!failure) {
         reject(error);
+        return;
       }
+      const setting = failure.change === "host" ? HTTP_ENV.host : HTTP_ENV.port;
+      reject(
+        new ConfigError(
+          `Cannot listen on ${http.host}:${http.port}: ${failure.reason}; choose another with ${setting}.`,
+          setting,
+        ),
+      );
     });
     server.listen(http.port, http.host, () => resolve());
   });
-}
-
-function urlHost(host: string): string {
-  if (host === "0.0.0.0") return "127.0.0.1";
-  if (host === "::" || host === "[::]") return "[::1]";
-  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }
 
 export interface HttpRunOptions {
   api: ApiConfig;
   cache: CacheConfig;
   http: HttpConfig;
+  limits: LimitsConfig;
   catalogue: Catalogue;
 }
 
 /** The `parts-mcp --http` process: serves until SIGTERM or SIGINT, then drains and exits. */
-export async function runHttpServer({ api, cache, http, catalogue }: HttpRunOptions): Promise<void> {
-  const recent = new Set<string>();
-  const rememberToken = (token: string) => {
-    if (recent.has(token)) return;
-    recent.add(token);
-    if (recent.size > REMEMBERED_TOKENS) recent.delete(recent.values().next().value as string);
-  };
+export async function runHttpServer({ api, cache, http, limits, catalogue }: HttpRunOptions): Promise<void> {
   const perUser = http.access.perUser;
-  const { logger, upstream } = await openRuntime(
-    perUser ? { ...api, token: NO_SERVER_TOKEN } : api,
-    cache,
-    [...http.access.keys, ...(api.token ? [api.token] : [])],
-    () => recent,
-  );
+  const { logger, upstream } = await openRuntime(perUser ? { ...api, token: NO_SERVER_TOKEN } : api, cache, [
+    ...http.access.keys,
+    ...(api.token ? [api.token] : []),
+  ]);
   if (perUser && api.token !== undefined) {
     logger.warn("PARTS_API_TOKEN is not used: with per-user access every request brings its own token");
   }
@@ -168,7 +170,7 @@ export async function runHttpServer({ api, cache, http, catalogue }: HttpRunOpti
       cacheTtlMs: cache.ttlMs,
       logger,
       http,
-      rememberToken,
+      limits,
     });
   } catch (error) {
     await upstream.close().catch(() => {});
@@ -199,9 +201,7 @@ export async function runHttpServer({ api, cache, http, catalogue }: HttpRunOpti
 }
 
 function warnAboutExposure(http: HttpConfig, logger: Logger): void {
-  const loopback = isLoopbackHost(
-    http.host.includes(":") && !http.host.startsWith("[") ? `[${http.host}]` : http.host,
-  );
+  const loopback = isLoopbackHost(http.host);
   if (!loopback && !http.access.shared && !http.access.perUser) {
     logger.warn("serving without access control on a non-loopback address (PARTS_MCP_AUTH=none)", {
       host: http.host,

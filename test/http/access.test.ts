@@ -3,7 +3,7 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Part } from "../../src/api/schemas";
-import { type EmbeddedApi, startEmbeddedApi } from "../../src/embedded";
+import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import {
   call,
   connect,
@@ -19,12 +19,12 @@ import {
 const KEYS = ["pmk_test_alpha_3c1f9e7a2b6d4f80", "pmk_test_bravo_91d2e4c6a8b0f357"];
 const WRONG_KEY = "pmk_test_wrong_000000000000";
 
-let api: EmbeddedApi;
+let api: TestApi;
 let shared: HttpServerProcess;
 let perUser: HttpServerProcess;
 
 beforeAll(async () => {
-  api = await startEmbeddedApi();
+  api = await startTestApi();
   [shared, perUser] = await Promise.all([
     spawnHttpServer({ api, env: { PARTS_MCP_ACCESS_KEYS: KEYS.join(",") } }),
     spawnHttpServer({ api, args: ["--auth", "per-user"], env: { PARTS_API_TOKEN: "" } }),

@@ -2,12 +2,12 @@
 // shutdown on SIGTERM (calls in flight finish, new ones get 503, the process exits 0).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Part } from "../../src/api/schemas";
-import { type EmbeddedApi, startEmbeddedApi } from "../../src/embedded";
+import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { call, connect, MCP_HEADERS, ok, raw, spawnHttpServer, spawnRefused, toolCall } from "./support";
 
-let api: EmbeddedApi;
+let api: TestApi;
 beforeAll(async () => {
-  api = await startEmbeddedApi();
+  api = await startTestApi();
 });
 afterAll(() => api?.close());
 

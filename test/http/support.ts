@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync } from "node:fs";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { join } from "node:path";
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import type { EmbeddedApi } from "../../src/embedded";
+import type { TestApi } from "../../src/embedded/testing";
 import { mcpJsonEntry, repoRoot, serverLogDir } from "../support/mcp-server";
 
 export interface HttpServerProcess {
@@ -22,7 +22,7 @@ export interface HttpServerProcess {
 }
 
 export interface SpawnOptions {
-  api: EmbeddedApi;
+  api: TestApi;
   args?: string[];
   env?: Record<string, string>;
 }

@@ -2,7 +2,7 @@
 // Streamable HTTP at /mcp, /healthz, DNS-rebinding protection, the body limit and the refusals
 // a client can act on.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EmbeddedApi, startEmbeddedApi } from "../../src/embedded";
+import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import {
   call,
   connect,
@@ -16,12 +16,12 @@ import {
   toolCall,
 } from "./support";
 
-let api: EmbeddedApi;
+let api: TestApi;
 let server: HttpServerProcess;
 let port: string;
 
 beforeAll(async () => {
-  api = await startEmbeddedApi();
+  api = await startTestApi();
   server = await spawnHttpServer({ api, args: ["--allowed-origins", "https://chat.example.com"] });
   port = new URL(server.url).port;
 });

@@ -3,12 +3,12 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EmbeddedApi, startEmbeddedApi } from "../../src/embedded";
+import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { mcpJsonEntry, repoRoot, startServer } from "../support/mcp-server";
 
-let api: EmbeddedApi;
+let api: TestApi;
 beforeAll(async () => {
-  api = await startEmbeddedApi();
+  api = await startTestApi();
 });
 afterAll(() => api?.close());
 

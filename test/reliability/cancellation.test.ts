@@ -4,7 +4,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Part } from "../../src/api/schemas";
-import type { EndpointName } from "../../src/embedded";
+import type { EndpointName } from "../../src/embedded/testing";
 import { textOf } from "../support/mcp-server";
 import { eventually, somePart, startWatchedServer, type WatchedServer } from "./support";
 
@@ -24,12 +24,10 @@ afterAll(async () => {
 /** Starts a tool call with an AbortSignal; `cancel()` aborts it, `settled` is its outcome. */
 function cancellable(target: WatchedServer, name: string, args: Record<string, unknown>) {
   const controller = new AbortController();
-  const settled = target.client
-    .callTool({ name, arguments: args }, undefined, { signal: controller.signal })
-    .then(
-      (result) => ({ result: result as CallToolResult, error: undefined }),
-      (error: unknown) => ({ result: undefined, error }),
-    );
+  const settled = target.client.callTool({ name, arguments: args }, { signal: controller.signal }).then(
+    (result) => ({ result: result as CallToolResult, error: undefined }),
+    (error: unknown) => ({ result: undefined, error }),
+  );
   return { cancel: () => controller.abort("the user gave up"), settled };
 }
 

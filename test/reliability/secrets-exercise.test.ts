@@ -3,7 +3,7 @@
 // access keys (pmk_test_…) right and wrong over HTTP, per-user tokens, SAS URLs in arguments,
 // and upstream error messages that quote the token and a signature, all with debug logging.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EmbeddedApi, startEmbeddedApi } from "../../src/embedded";
+import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { call, connect, initializeBody, MCP_HEADERS, raw, spawnHttpServer } from "../http/support";
 import { textOf } from "../support/mcp-server";
 import { somePart, startWatchedServer } from "./support";
@@ -12,9 +12,9 @@ const KEYS = ["pmk_test_reliability_3c1f9e7a2b6d", "pmk_test_reliability_91d2e4c
 const WRONG_KEY = "pmk_test_wrong_00000000000000";
 const SAS = "https://files.example.com/bracket.step?sv=2024-01-01&se=2030&sig=TopSecretSig%3D";
 
-let api: EmbeddedApi;
+let api: TestApi;
 beforeAll(async () => {
-  api = await startEmbeddedApi();
+  api = await startTestApi();
 });
 afterAll(() => api?.close());
 

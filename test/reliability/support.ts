@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { expect } from "vitest";
-import type { EmbeddedApi, EmbeddedApiOptions } from "../../src/embedded";
+import type { TestApi, TestApiOptions } from "../../src/embedded/testing";
 import { type RunningServer, startServer, textOf } from "../support/mcp-server";
 
 export interface WatchedServer extends RunningServer {
@@ -19,8 +19,8 @@ export interface WatchedServer extends RunningServer {
 
 export interface WatchedOptions {
   env?: Record<string, string>;
-  api?: EmbeddedApiOptions;
-  sharedApi?: EmbeddedApi;
+  api?: TestApiOptions;
+  sharedApi?: TestApi;
 }
 
 /** Words Node writes when a process dies of an unhandled rejection or an uncaught exception. */
@@ -100,7 +100,7 @@ export function errorText(result: CallToolResult): string {
 }
 
 /** A visible sample part of the first demo organisation. */
-export function somePart(api: EmbeddedApi) {
+export function somePart(api: TestApi) {
   const org = api.accounts[0]?.orgId ?? "";
   const part = api.store.sampleParts().find((p) => api.store.isVisible(p, org) && p.ipOwnerId === org);
   if (!part) throw new Error("no sample part owned by the first organisation");

@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type CallToolResult, Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { type EmbeddedApi, type EmbeddedApiOptions, startEmbeddedApi } from "../../src/embedded";
+import { startTestApi, type TestApi, type TestApiOptions } from "../../src/embedded/testing";
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -28,7 +28,7 @@ export function mcpJsonEntry() {
 
 export interface RunningServer {
   client: Client;
-  api: EmbeddedApi;
+  api: TestApi;
   stderr(): string;
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
   close(): Promise<void>;
@@ -36,15 +36,15 @@ export interface RunningServer {
 
 export interface StartOptions {
   env?: Record<string, string>;
-  api?: EmbeddedApiOptions;
+  api?: TestApiOptions;
   /** Use this API instead of starting one (the caller closes it). */
-  sharedApi?: EmbeddedApi;
+  sharedApi?: TestApi;
   /** The protocol era the client speaks: 2025 (`initialize`, the default) or 2026-07-28. */
   era?: "2025" | "2026";
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const api = options.sharedApi ?? (await startEmbeddedApi(options.api));
+  const api = options.sharedApi ?? (await startTestApi(options.api));
   const entry = mcpJsonEntry();
   const transport = new StdioClientTransport({
     command: entry.command === "node" ? process.execPath : entry.command,

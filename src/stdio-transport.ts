@@ -1,0 +1,200 @@
+// The stdio wire under `serveStdio`, stricter than the SDK's own transport where a client can
+// hurt the server: a line over the size limit, text that is not JSON, or JSON that is not
+// JSON-RPC each get the JSON-RPC error the specification names (the SDK's transport drops them
+// silently, and a line over 10 MiB closes its reader); at most `maxInFlight` requests are
+// handled at once, and stdin is not read further until one is answered and its answer has left
+// (so a client that floods, or stops reading stdout, holds the server's memory to that many
+// answers); and `finish` stops reading and waits for the requests in flight, so that the process
+// answers them before it exits (stdio.ts).
+import type { Readable, Writable } from "node:stream";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
+
+export interface StdioWireOptions {
+  maxMessageBytes: number;
+  maxInFlight: number;
+  stdin?: Readable;
+  stdout?: Writable;
+}
+
+type Id = string | number;
+const NEWLINE = 0x0a;
+
+export class StdioWire implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  readonly #stdin: Readable;
+  readonly #stdout: Writable;
+  readonly #options: StdioWireOptions;
+  #chunks: Buffer[] = [];
+  #buffered = 0;
+  /** True while the rest of an oversize line is being skipped. */
+  #skipping = false;
+  readonly #inFlight = new Set<Id>();
+  #closed = false;
+  #inputEnded = false;
+  /** One wait for stdout's drain, shared by every answer written while it is full. */
+  #draining: Promise<void> | undefined;
+  #idle: (() => void) | undefined;
+
+  constructor(options: StdioWireOptions) {
+    this.#options = options;
+    this.#stdin = options.stdin ?? process.stdin;
+    this.#stdout = options.stdout ?? process.stdout;
+  }
+
+  /** Requests received and not yet answered. */
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  async start(): Promise<void> {
+    this.#stdin.on("data", this.#onData);
+  }
+
+  /** Stops reading and resolves once every request read so far has been answered. */
+  finish(): Promise<void> {
+    this.#stdin.off("data", this.#onData);
+    this.#stdin.pause();
+    this.#inputEnded = true;
+    if (this.#inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#idle = resolve;
+    });
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.#closed) throw new Error("stdio is closed");
+    const id = "id" in message && !("method" in message) ? message.id : undefined;
+    if (!this.#stdout.write(`${JSON.stringify(message)}\n`)) await this.#drained();
+    if (id !== undefined && id !== null) this.#answered(id);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stdin.off("data", this.#onData);
+    this.#stdin.pause();
+    this.onclose?.();
+  }
+
+  #drained(): Promise<void> {
+    this.#draining ??= new Promise<void>((resolve) =>
+      this.#stdout.once("drain", () => {
+        this.#draining = undefined;
+        resolve();
+      }),
+    );
+    return this.#draining;
+  }
+
+  readonly #onData = (chunk: Buffer): void => {
+    let start = 0;
+    for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE, start)) {
+      this.#append(chunk.subarray(start, newline));
+      this.#endLine();
+      start = newline + 1;
+    }
+    if (start < chunk.length) this.#append(chunk.subarray(start));
+  };
+
+  #append(piece: Buffer): void {
+    if (this.#skipping || piece.length === 0) return;
+    this.#buffered += piece.length;
+    if (this.#buffered > this.#options.maxMessageBytes) {
+      this.#chunks = [];
+      this.#buffered = 0;
+      this.#skipping = true;
+      this.#reply(null, -32600, this.#tooLarge());
+      return;
+    }
+    this.#chunks.push(piece);
+  }
+
+  #endLine(): void {
+    if (this.#skipping) {
+      this.#skipping = false;
+      return;
+    }
+    const line = this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks);
+    this.#chunks = [];
+    this.#buffered = 0;
+    const text = line.toString("utf8").trim();
+    if (text !== "") this.#receive(text);
+  }
+
+  #receive(text: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.#reply(
+        null,
+        -32700,
+        "Parse error: the line is not valid JSON. Send one JSON-RPC message per line.",
+      );
+      return;
+    }
+    const problem = jsonRpcProblem(message);
+    if (problem) {
+      const id = (message as { id?: unknown } | null)?.id;
+      this.#reply(
+        typeof id === "string" || typeof id === "number" ? id : null,
+        -32600,
+        `Invalid Request: ${problem}.`,
+      );
+      return;
+    }
+    const request = message as { id?: Id; method?: string };
+    if (request.method !== undefined && request.id !== undefined) {
+      this.#inFlight.add(request.id);
+      if (this.#inFlight.size >= this.#options.maxInFlight) this.#stdin.pause();
+    }
+    this.onmessage?.(message as JSONRPCMessage);
+  }
+
+  #answered(id: Id): void {
+    if (!this.#inFlight.delete(id)) return;
+    if (this.#inFlight.size > 0) {
+      if (!this.#inputEnded && this.#inFlight.size < this.#options.maxInFlight) this.#stdin.resume();
+      return;
+    }
+    if (this.#idle) {
+      const idle = this.#idle;
+      this.#idle = undefined;
+      idle();
+    } else if (!this.#inputEnded) {
+      this.#stdin.resume();
+    }
+  }
+
+  #reply(id: Id | null, code: number, message: string): void {
+    if (this.#closed) return;
+    this.#stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`);
+  }
+
+  #tooLarge(): string {
+    return `Invalid Request: the message is larger than ${this.#options.maxMessageBytes} bytes (PARTS_MCP_MAX_MESSAGE_BYTES) and was dropped. Send smaller messages.`;
+  }
+}
+
+/** What makes a parsed value not a JSON-RPC 2.0 message, or undefined when it is one. */
+function jsonRpcProblem(message: unknown): string | undefined {
+  if (typeof message !== "object" || message === null || Array.isArray(message)) {
+    return "expected a JSON-RPC 2.0 object (batches are not supported)";
+  }
+  const { jsonrpc, method, id, params } = message as Record<string, unknown>;
+  if (jsonrpc !== "2.0") return 'jsonrpc must be "2.0"';
+  if (id !== undefined && typeof id !== "string" && typeof id !== "number" && id !== null) {
+    return "id must be a string or a number";
+  }
+  if (method === undefined) {
+    return "result" in message || "error" in message ? undefined : "method is missing";
+  }
+  if (typeof method !== "string") return "method must be a string";
+  if (params !== undefined && (typeof params !== "object" || params === null)) {
+    return "params must be an object or an array";
+  }
+  return undefined;
+}

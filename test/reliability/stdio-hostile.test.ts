@@ -1,0 +1,199 @@
+// The stdio process under a hostile or careless client, spawned exactly as mcp.json starts it:
+// a line over the size limit, lines that are not JSON-RPC, a flood of calls with stdout not read,
+// stdin closed or a signal while calls are in flight, stdout closed under it. Each answer is
+// read off the raw pipe, as a client would see it.
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { once } from "node:events";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApi, type TestApi } from "../../src/embedded/testing";
+import { mcpJsonEntry, repoRoot } from "../support/mcp-server";
+import { CRASH_TEXT } from "./support";
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api?.close());
+
+interface Child {
+  process: ChildProcessWithoutNullStreams;
+  send(message: unknown): void;
+  sendRaw(text: string): void;
+  /** The answers read so far, by id (null for errors without an id, in order). */
+  answers(): Record<string, unknown>[];
+  waitFor(count: number): Promise<Record<string, unknown>[]>;
+  stderr(): string;
+  exit: Promise<[number | null, NodeJS.Signals | null]>;
+}
+
+function start(env: Record<string, string> = {}): Child {
+  const entry = mcpJsonEntry();
+  const child = spawn(process.execPath, entry.args, {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH ?? "",
+      ...entry.env,
+      PARTS_API_BASE_URL: api.url,
+      PARTS_API_TOKEN: api.demoToken,
+      ...env,
+    },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  // Parsed as lines complete (a chunk may end inside one).
+  const parsed: Record<string, unknown>[] = [];
+  let partial = "";
+  let stderr = "";
+  const waiters: (() => void)[] = [];
+  child.stdout.on("data", (chunk: Buffer) => {
+    const lines = (partial + chunk.toString()).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) if (line) parsed.push(JSON.parse(line));
+    for (const wake of waiters.splice(0)) wake();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdin.on("error", () => {});
+  const exit = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+  const answers = () => parsed;
+  return {
+    process: child,
+    send: (message) => child.stdin.write(`${JSON.stringify(message)}\n`),
+    sendRaw: (text) => child.stdin.write(text),
+    answers,
+    async waitFor(count) {
+      const deadline = Date.now() + 15_000;
+      while (answers().length < count) {
+        if (Date.now() > deadline) {
+          const seen = new Set(answers().map((answer) => answer.id));
+          const missing = Array.from({ length: count }, (_, id) => id).filter((id) => !seen.has(id));
+          throw new Error(
+            `only ${answers().length} of ${count} answers (missing ${missing.slice(0, 10)}); stderr:\n${stderr.slice(-3000)}`,
+          );
+        }
+        await Promise.race([new Promise<void>((resolve) => waiters.push(resolve)), exit]);
+        if (child.exitCode !== null && answers().length < count) break;
+      }
+      return answers();
+    },
+    stderr: () => stderr,
+    exit,
+  };
+}
+
+const initialize = {
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "hostile", version: "1" } },
+};
+const call = (id: number, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
+const byId = (answers: Record<string, unknown>[], id: unknown) => answers.find((answer) => answer.id === id);
+
+describe("stdio under hostile input", () => {
+  it("answers a line over the size limit with a JSON-RPC error, and goes on answering", async () => {
+    const child = start({ PARTS_MCP_MAX_MESSAGE_BYTES: String(64 * 1024) });
+    child.send(initialize);
+    child.sendRaw(`${JSON.stringify(call(1, "get_process", { code: "x".repeat(200 * 1024) }))}\n`);
+    child.send(call(2, "get_process", { code: "sls" }));
+    const answers = await child.waitFor(3);
+    const refused = answers.find((answer) => answer.id === null) as {
+      error: { code: number; message: string };
+    };
+    expect(refused.error.code).toBe(-32600);
+    expect(refused.error.message).toMatch(/larger than 65536 bytes.*PARTS_MCP_MAX_MESSAGE_BYTES/);
+    expect((byId(answers, 2) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
+    child.process.stdin.end();
+    expect((await child.exit)[0]).toBe(0);
+    expect(child.stderr()).not.toMatch(CRASH_TEXT);
+  });
+
+  it("answers every message it cannot process with the error the JSON-RPC specification names", async () => {
+    const child = start();
+    child.send(initialize);
+    child.sendRaw("not json\n");
+    child.sendRaw(`${JSON.stringify({ jsonrpc: "2.0", id: 4, method: 12 })}\n`);
+    child.sendRaw(`${JSON.stringify({ jsonrpc: "1.0", id: 5, method: "ping" })}\n`);
+    child.sendRaw(`${JSON.stringify({ jsonrpc: "2.0", id: 6, method: "tools/list", params: "all" })}\n`);
+    child.sendRaw(`${JSON.stringify({ id: 7, method: "ping" })}\n`);
+    child.send({ jsonrpc: "2.0", id: 8, method: "ping" });
+    const answers = await child.waitFor(7);
+    const codeOf = (id: unknown) =>
+      (byId(answers, id) as { error?: { code: number } } | undefined)?.error?.code;
+    expect(codeOf(null)).toBe(-32700);
+    expect(codeOf(4)).toBe(-32600);
+    expect(codeOf(5)).toBe(-32600);
+    expect(codeOf(6)).toBe(-32600);
+    expect(codeOf(7)).toBe(-32600);
+    expect(byId(answers, 8)).toMatchObject({ result: {} });
+    child.process.stdin.end();
+    await child.exit;
+  });
+
+  it("answers the calls in flight before it exits when stdin closes", async () => {
+    api.faults.add({ endpoint: "getProcess", action: { kind: "latency", ms: 300 }, times: 3 });
+    const child = start();
+    child.send(initialize);
+    for (const id of [1, 2, 3]) child.send(call(id, "get_process", { code: "sls" }));
+    child.process.stdin.end();
+    const answers = await child.waitFor(4);
+    expect([1, 2, 3].map((id) => (byId(answers, id) as { result?: unknown })?.result)).not.toContain(
+      undefined,
+    );
+    expect((await child.exit)[0]).toBe(0);
+    api.faults.clear();
+  });
+
+  it.each(["SIGTERM", "SIGINT"] as const)(
+    "answers the calls in flight on %s, then exits 0",
+    async (signal) => {
+      api.faults.add({ endpoint: "getProcess", action: { kind: "latency", ms: 400 }, times: 2 });
+      const child = start();
+      child.send(initialize);
+      await child.waitFor(1);
+      child.send(call(1, "get_process", { code: "sls" }));
+      child.send(call(2, "get_process", { code: "sls" }));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      child.process.kill(signal);
+      const answers = await child.waitFor(3);
+      expect(byId(answers, 1)).toHaveProperty("result");
+      expect(byId(answers, 2)).toHaveProperty("result");
+      expect((await child.exit)[0]).toBe(0);
+      api.faults.clear();
+    },
+  );
+
+  it("ends cleanly, with one log line, when the client closes stdout", async () => {
+    const child = start();
+    child.send(initialize);
+    await child.waitFor(1);
+    child.process.stdout.destroy();
+    for (let id = 1; id <= 20; id++) child.send(call(id, "list_parts", { pageSize: 50 }));
+    const [code] = await child.exit;
+    expect(code).toBe(0);
+    expect(child.stderr()).toMatch(/EPIPE/);
+    expect(child.stderr()).not.toMatch(CRASH_TEXT);
+  });
+
+  it("answers every call of a flood while its stdout is not read for a while", async () => {
+    const child = start({ PARTS_MCP_MAX_IN_FLIGHT_PER_CONNECTION: "16" });
+    child.send(initialize);
+    await child.waitFor(1);
+    child.process.stdout.pause();
+    const total = 300;
+    for (let id = 1; id <= total; id++)
+      child.send(call(id, "list_parts", { pageSize: 50, page: (id % 5) + 1 }));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    child.process.stdout.resume();
+    const answers = await child.waitFor(total + 1);
+    for (let id = 1; id <= total; id++) expect(byId(answers, id), `call ${id}`).toHaveProperty("result");
+    expect(child.stderr()).not.toMatch(/MaxListenersExceeded/);
+    child.process.stdin.end();
+    expect((await child.exit)[0]).toBe(0);
+  });
+});
