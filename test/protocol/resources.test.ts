@@ -3,6 +3,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Part, Standard } from "../../src/api/schemas";
+import { selectTools } from "../../src/selection";
+import { tools } from "../../tools";
 import { connectInProcess, ERAS, type InProcessServer } from "../support/in-process";
 
 let server: InProcessServer;
@@ -238,5 +240,46 @@ describe.each(ERAS)("resources, completions and prompts (%s era)", (era) => {
       expect((await server.call("get_standard", { code })).isError).toBe(true);
       expect((await server.call("get_standard", { code })).structuredContent).toMatchObject({ code });
     });
+  });
+});
+
+describe.each(ERAS)("tool selection limits everything served (%s era)", (era) => {
+  let limited: InProcessServer;
+  beforeAll(async () => {
+    limited = await connectInProcess({
+      era,
+      tools: selectTools(tools, { readOnly: false, tools: ["reference"] }),
+    });
+  });
+  afterAll(() => limited?.close());
+
+  it("offers no resource, template, completion or prompt that reaches a removed tool's data", async () => {
+    const templates = (await limited.client.listResourceTemplates()).resourceTemplates.map(
+      (t) => t.uriTemplate,
+    );
+    expect(templates.sort()).toEqual(
+      [
+        "parts://categories/{id}",
+        "parts://criticalities/{id}",
+        "parts://materials/{code}",
+        "parts://processes/{code}",
+        "parts://standards/{code}",
+      ].sort(),
+    );
+    const listed = (await limited.call("list_standards", {})).structuredContent as { items: unknown[] };
+    expect(listed.items.length).toBeGreaterThan(0);
+    const part = limited.api.store.parts()[0];
+    await expect(limited.client.readResource({ uri: `parts://parts/${part?.id}` })).rejects.toMatchObject({
+      code: -32602,
+    });
+    const rfq = limited.api.store.rfqs()[0];
+    await expect(limited.client.readResource({ uri: `parts://rfqs/${rfq?.id}` })).rejects.toMatchObject({
+      code: -32602,
+    });
+    const prompts = (await limited.client.listPrompts()).prompts.map((p) => p.name);
+    expect(prompts).not.toContain("rfq_status");
+    await expect(
+      limited.client.getPrompt({ name: "rfq_status", arguments: { rfqId: rfq?.id ?? "" } }),
+    ).rejects.toThrow();
   });
 });

@@ -1,0 +1,128 @@
+// The server from source, in this process, with a real SDK Client in either protocol era:
+// 2025 (`initialize`) over the SDK's in-memory linked pair, 2026-07-28 (`server/discover`, the
+// per-request envelope) through `createMcpHandler`'s fetch with no socket. The server's own
+// client talks real HTTP to an embedded API on 127.0.0.1 that the test owns.
+import { appendFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type CallToolResult,
+  Client,
+  InMemoryTransport,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
+import { createMcpHandler } from "@modelcontextprotocol/server";
+import { buildCatalogue } from "../../src/catalogue";
+import { PartsApiClient } from "../../src/client";
+import { startTestApi, type TestApi, type TestApiOptions } from "../../src/embedded/testing";
+import { createLogger } from "../../src/log";
+import { ReferenceData } from "../../src/reference";
+import { createServer } from "../../src/server";
+import { tools as allTools } from "../../tools";
+import type { ToolDefinition } from "../../tools/define";
+import { serverLogDir } from "./mcp-server";
+
+export type Era = "2025" | "2026";
+export const ERAS: readonly Era[] = ["2025", "2026"];
+
+export interface InProcessOptions {
+  era?: Era;
+  tools?: readonly ToolDefinition[];
+  api?: TestApiOptions;
+  /** Use this API instead of starting one (the caller closes it). */
+  sharedApi?: TestApi;
+  /** The upstream token; the API's demo token by default. */
+  token?: string;
+  /** 0 turns the reference cache off, so that upstream behaviour shows. */
+  cacheTtlMs?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+export interface InProcessServer {
+  client: Client;
+  api: TestApi;
+  era: Era;
+  /** Every log line the server wrote. */
+  logs(): string;
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+export async function connectInProcess(options: InProcessOptions = {}): Promise<InProcessServer> {
+  const era = options.era ?? "2025";
+  const api = options.sharedApi ?? (await startTestApi(options.api));
+  const token = options.token ?? api.demoToken;
+  let logs = "";
+  mkdirSync(serverLogDir, { recursive: true });
+  const logFile = join(
+    serverLogDir,
+    `in-process-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.log`,
+  );
+  const logger = createLogger({
+    level: "debug",
+    secrets: [token],
+    write: (line) => {
+      logs += `${line}\n`;
+      appendFileSync(logFile, `${line}\n`);
+    },
+  });
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const client = new PartsApiClient({
+    baseUrl: api.url,
+    token,
+    timeoutMs,
+    attemptTimeoutMs: timeoutMs,
+    maxRetries: options.maxRetries ?? 3,
+    batchSize: 50,
+    maxResponseBytes: 8 * 1024 * 1024,
+    backoff: { baseMs: 5, capMs: 20 },
+    logger,
+  });
+  const cacheTtlMs = options.cacheTtlMs ?? 60_000;
+  const reference = new ReferenceData(client, token, { ttlMs: cacheTtlMs, maxEntries: 1_000 });
+  const catalogue = buildCatalogue(options.tools ?? allTools);
+  const factory = () =>
+    createServer({
+      api: client,
+      reference,
+      catalogue,
+      connection: { environment: "local", baseUrl: api.url, embedded: true },
+      timeoutMs,
+      cacheTtlMs,
+      logger,
+    });
+
+  const mcp = new Client(
+    { name: "parts-mcp-tests", version: "1.0.0" },
+    era === "2026" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
+  let closeServer = async () => {};
+  if (era === "2025") {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = factory();
+    await server.connect(serverSide);
+    closeServer = () => server.close();
+    await mcp.connect(clientSide);
+  } else {
+    const handler = createMcpHandler(factory);
+    closeServer = () => handler.close();
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL("http://in-process.test/mcp"), {
+        fetch: (url, init) => handler.fetch(new Request(url, init)),
+      }),
+    );
+  }
+  return {
+    client: mcp,
+    api,
+    era,
+    logs: () => logs,
+    call: (name, args = {}) => mcp.callTool({ name, arguments: args }) as Promise<CallToolResult>,
+    close: async () => {
+      await mcp.close();
+      await closeServer();
+      await client.close();
+      if (!options.sharedApi) await api.close();
+    },
+  };
+}
