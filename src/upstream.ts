@@ -1,14 +1,17 @@
 // The API this server talks to: the configured environment, or, for `local` with no base URL,
-// the embedded sample API started inside this process on loopback.
+// the embedded sample API started inside this process on loopback. Beside the client: the
+// reference cache and the part search, each partitioned by a digest of the token.
 import { PartsApiClient } from "./client";
 import type { ApiConfig } from "./config";
 import type { Logger } from "./log";
 import { type ReferenceCacheOptions, ReferenceData } from "./reference";
+import { PartSearch, type PartSearchOptions } from "./search";
 import type { Connection } from "./server";
 
 export interface Upstream {
   api: PartsApiClient;
   reference: ReferenceData;
+  search: PartSearch;
   connection: Connection;
   token: string;
   close(): Promise<void>;
@@ -18,6 +21,7 @@ export async function openUpstream(
   config: ApiConfig,
   cache: ReferenceCacheOptions,
   logger: Logger,
+  search: Partial<Omit<PartSearchOptions, "ttlMs">> = {},
 ): Promise<Upstream> {
   let baseUrl = config.baseUrl;
   let token = config.token;
@@ -31,9 +35,12 @@ export async function openUpstream(
   }
   if (token === undefined) throw new Error("no token: the configuration should have refused to start");
   const api = new PartsApiClient({ ...config, baseUrl, token, logger });
+  const reference = new ReferenceData(api, token, cache);
   return {
     api,
-    reference: new ReferenceData(api, token, cache),
+    reference,
+    // Kept as long as reference records: both are what this token was shown, as fresh as each other.
+    search: new PartSearch(api, reference, token, { ...search, ttlMs: cache.ttlMs }),
     token,
     connection: { environment: config.environment, baseUrl, embedded: config.environment === "local" },
     close: async () => {

@@ -1,0 +1,20 @@
+// Finding things for the model: search_parts, search_reference and did-you-mean hints
+// (../shared/spec/decisions.md, "Finding things"). One PartSearch per process, beside the
+// reference cache; see service.ts.
+export { MAX_CURSOR_LENGTH } from "./cursor";
+export { SearchRefusal } from "./errors";
+export { type Candidate, didYouMean, rankRecords, type Searchable } from "./match";
+export { PAGE_SIZE, type PartSummary } from "./part-index";
+export {
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  MAX_REFERENCE_ITEMS,
+  PartSearch,
+  type PartSearchArgs,
+  type PartSearchOptions,
+  type PartSearchResult,
+  type Progress,
+  SEARCH_DEFAULTS,
+  type SuggestKind,
+} from "./service";
+export { compact, fold, words } from "./text";

@@ -1,0 +1,146 @@
+// Matching a fragment to reference records (processes, materials, standards, criticalities,
+// categories) and to part ids, best match first, as engineers write them: "F3001", "astm f3001",
+// "ASTM F3001-14", "AMS4928", "SAE AMS 4928" (the governing body before the code), "ISO
+// 13485:2016". The same ranking names the closest records in did-you-mean hints.
+import { compact, readings, termsOf, words } from "./text";
+
+/** What of a record a fragment is compared with. */
+export interface Searchable {
+  /** Codes and ids: compared whole (`ams4928`), from the start, and as a part (`f3001`). */
+  keys: readonly string[];
+  names: readonly string[];
+  /** A prefix that may be written before a key: a standard's governing body. */
+  qualifiers?: readonly string[];
+}
+
+const EXACT_KEY = 100;
+const EXACT_NAME = 90;
+const KEY_PREFIX = 80;
+const NAME_PREFIX = 70;
+const KEY_PART = 60;
+const ALL_WORDS = 40;
+/** A key containing a shorter fragment than this is no evidence (`e` is in most codes). */
+const MIN_KEY_PART = 3;
+
+/** How well one reading of a fragment matches a record: 0 when it does not. */
+function score(record: Searchable, reading: string): number {
+  const query = compact(reading);
+  if (query === "") return 0;
+  let best = 0;
+  const qualifiers = (record.qualifiers ?? []).map(compact);
+  for (const key of record.keys) {
+    const bare = compact(key);
+    for (const form of [bare, ...qualifiers.map((qualifier) => qualifier + bare)]) {
+      if (form === query) return EXACT_KEY;
+      if (form.startsWith(query)) best = Math.max(best, KEY_PREFIX);
+      else if (query.length >= MIN_KEY_PART && form.includes(query)) best = Math.max(best, KEY_PART);
+    }
+  }
+  for (const name of record.names) {
+    const form = compact(name);
+    if (form === query) best = Math.max(best, EXACT_NAME);
+    else if (form.startsWith(query)) best = Math.max(best, NAME_PREFIX);
+  }
+  if (best < ALL_WORDS) {
+    const terms = [...record.keys, ...record.names, ...(record.qualifiers ?? [])].flatMap(termsOf);
+    const wanted = words(reading);
+    if (wanted.length > 0 && wanted.every((word) => terms.some((term) => term.startsWith(word)))) {
+      best = ALL_WORDS;
+    }
+  }
+  return best;
+}
+
+/**
+ * The records that match `text`, best first (ties: the shorter key, then alphabetical); every
+ * record, by key, when there is no text. The text is read as written, then without a trailing
+ * edition year, and the first reading that matches anything wins.
+ */
+export function rankRecords<T>(
+  records: readonly T[],
+  text: string | undefined,
+  fields: (record: T) => Searchable,
+): T[] {
+  const keyOf = (record: T) => compact(fields(record).keys[0] ?? "");
+  const byKey = (a: T, b: T) => keyOf(a).length - keyOf(b).length || (keyOf(a) < keyOf(b) ? -1 : 1);
+  if (text === undefined || words(text).length === 0)
+    return [...records].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
+  for (const reading of readings(text)) {
+    const scored = records
+      .map((record) => ({ record, score: score(fields(record), reading) }))
+      .filter((entry) => entry.score > 0);
+    if (scored.length > 0) {
+      return scored
+        .sort((a, b) => b.score - a.score || byKey(a.record, b.record))
+        .map((entry) => entry.record);
+    }
+  }
+  return [];
+}
+
+/** A record a did-you-mean hint may name: its key and, in brackets, its label. */
+export interface Candidate extends Searchable {
+  label?: string;
+}
+
+const MAX_SUGGESTIONS = 3;
+const MAX_LABEL = 60;
+
+/**
+ * `did you mean pa12 (Polyamide 12 (PA12))?`: the closest candidates to an unknown code or id, by
+ * the ranking above, or else by edit distance (typos); undefined when none is close.
+ */
+export function didYouMean(unknown: string, candidates: readonly Candidate[]): string | undefined {
+  let closest = rankRecords(candidates, unknown, (candidate) => candidate);
+  if (closest.length === 0) {
+    const target = compact(unknown);
+    const limit = target.length < 4 ? 1 : target.length < 9 ? 2 : 3;
+    closest = candidates
+      .map((candidate) => ({
+        candidate,
+        distance: editDistance(target, compact(candidate.keys[0] ?? ""), limit),
+      }))
+      .filter((entry) => entry.distance <= limit)
+      .sort((a, b) => a.distance - b.distance)
+      .map((entry) => entry.candidate);
+  }
+  const named = closest
+    .filter((candidate) => candidate.keys[0] !== unknown)
+    .slice(0, MAX_SUGGESTIONS)
+    .map((candidate) => {
+      const label = candidate.label;
+      if (label === undefined || label === candidate.keys[0]) return candidate.keys[0];
+      return `${candidate.keys[0]} (${label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label})`;
+    });
+  if (named.length === 0) return undefined;
+  const list = named.length === 1 ? named[0] : `${named.slice(0, -1).join(", ")} or ${named.at(-1)}`;
+  return `did you mean ${list}?`;
+}
+
+/** Optimal string alignment distance (a swap of neighbours costs 1), or more than `limit`. */
+export function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, (before[j - 2] as number) + 1);
+      }
+      current[j] = value;
+      rowMin = Math.min(rowMin, value);
+    }
+    if (rowMin > limit) return limit + 1;
+    before = previous;
+    previous = current;
+  }
+  return previous[b.length] as number;
+}

@@ -1,0 +1,416 @@
+// What one token has read of one view of list_parts, kept compact so that 100,000 parts fit in
+// a few tens of MiB: pages of columns (strings only where the summary needs them, codes as small
+// numbers) and an inverted index of the words of each part's text, so that a repeat search over
+// the whole catalogue takes about a millisecond and no request.
+//
+// A part's place is its position in the listing: (page - 1) × PAGE_SIZE + its offset in the page,
+// which is what a cursor carries, so any process can find the same place again.
+//
+// `bytes` estimates the memory held (V8 on 64-bit: 16-byte string headers, 8-byte slots; typed
+// arrays about 200 bytes each besides their contents). test/search/measure.ts compares it with
+// the heap.
+import { PAGE_SIZE_MAX } from "../api/endpoints";
+import type { Part } from "../api/schemas";
+import { words } from "./text";
+
+/** Parts per page read: the API's largest page, for the fewest round trips. */
+export const PAGE_SIZE = PAGE_SIZE_MAX;
+
+export const FILTER_KINDS = ["process", "material", "standard", "criticality", "category"] as const;
+export type FilterKind = (typeof FILTER_KINDS)[number];
+
+export interface PartSummary {
+  id: string;
+  title: string;
+  versionName?: string;
+  serialId: string;
+  processId?: string;
+  materialId?: string;
+  standardIds?: string[];
+  published: boolean;
+}
+
+/** What a search asks of each part: every filter, and the words of one of the text's readings. */
+export interface CompiledQuery {
+  filters: Partial<Record<FilterKind, string>>;
+  /** Each reading is a list of words that must all start a word of the part's text; empty: no text. */
+  readings: string[][];
+}
+
+// Estimated sizes (bytes) of V8 objects on 64-bit without pointer compression.
+const SLOT = 8;
+const STRING_HEADER = 16;
+const MAP_ENTRY = 40;
+const ARRAY_HEADER = 48;
+const TYPED_ARRAY = 200;
+const OBJECT = 64;
+
+/** Bytes of a JS string: one byte a character when all are Latin-1, else two. */
+export function stringBytes(value: string): number {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the Latin-1 range starts at U+0000
+  const width = /[^\u0000-\u00ff]/.test(value) ? 2 : 1;
+  return STRING_HEADER + Math.ceil((value.length * width) / 8) * 8;
+}
+
+/** Distinct values of one field, numbered from 1 (0 stands for "absent"). */
+class Codes {
+  readonly #numbers = new Map<string, number>();
+  readonly values: string[] = [""];
+  bytes = 0;
+
+  intern(value: string): number {
+    let number = this.#numbers.get(value);
+    if (number === undefined) {
+      number = this.values.length;
+      this.values.push(value);
+      this.#numbers.set(value, number);
+      this.bytes += stringBytes(value) + MAP_ENTRY + SLOT;
+    }
+    return number;
+  }
+
+  numberOf(value: string): number | undefined {
+    return this.#numbers.get(value);
+  }
+}
+
+/** The three single-valued codes of a part, in `singles`. */
+const VERSION = 0;
+const PROCESS = 1;
+const MATERIAL = 2;
+const SINGLES = 3;
+/** The three lists of codes of a part, in `lists`. */
+const LIST_KINDS = ["standard", "criticality", "category"] as const;
+const LISTS = LIST_KINDS.length;
+
+interface StoredPage {
+  ids: string[];
+  titles: string[];
+  serials: string[];
+  /** SINGLES numbers per part (0: absent). */
+  singles: Uint32Array;
+  published: Uint8Array;
+  /** Where each part's list of each kind starts in `listed`: LISTS per part, and the end. */
+  listStart: Uint32Array;
+  listed: Uint32Array;
+}
+
+/** Unsorted new words a search looks through before they are merged into the sorted ones. */
+const MIN_MERGE = 4_096;
+
+/** Positions of a word: one, or several (a plain array is the smallest for short lists). */
+type Posting = number | number[];
+
+export class PartIndex {
+  readonly #pages = new Map<number, StoredPage>();
+  readonly #codes = {
+    version: new Codes(),
+    process: new Codes(),
+    material: new Codes(),
+    standard: new Codes(),
+    criticality: new Codes(),
+    category: new Codes(),
+  };
+  readonly #postings = new Map<string, Posting>();
+  #sortedWords: string[] = [];
+  #newWords: string[] = [];
+  #pageBytes = 0;
+  #wordBytes = 0;
+  /** The last page of the listing, once a page said hasMore false. */
+  #lastPage: number | undefined;
+  #total: number | undefined;
+  /** The first page known to be past the end (an empty page), before the last page is known. */
+  #pastEnd = Number.POSITIVE_INFINITY;
+
+  /** Parts in the listing, once its last page has been read. */
+  get total(): number | undefined {
+    return this.#total;
+  }
+
+  get pageCount(): number {
+    return this.#pages.size;
+  }
+
+  get bytes(): number {
+    let codes = 0;
+    for (const kind of Object.values(this.#codes)) codes += kind.bytes;
+    return OBJECT * 4 + this.#pageBytes + this.#wordBytes + codes;
+  }
+
+  hasPage(page: number): boolean {
+    return this.#pages.has(page);
+  }
+
+  /** Whether `page` is past the end of the listing. */
+  isPastEnd(page: number): boolean {
+    return page >= this.#pastEnd || (this.#lastPage !== undefined && page > this.#lastPage);
+  }
+
+  /** The codes of one kind seen on the parts read so far. */
+  codesOf(kind: FilterKind): string[] {
+    return this.#codes[kind].values.slice(1);
+  }
+
+  hasCode(kind: FilterKind, code: string): boolean {
+    return this.#codes[kind].numberOf(code) !== undefined;
+  }
+
+  /** Part ids read so far, with their titles (for did-you-mean on a part id). */
+  *parts(): Generator<{ id: string; title: string }> {
+    for (const page of this.#pages.values()) {
+      for (let j = 0; j < page.ids.length; j++) {
+        yield { id: page.ids[j] as string, title: page.titles[j] as string };
+      }
+    }
+  }
+
+  /** The end of the run of read pages that starts at `from`: every position before it is read. */
+  coveredFrom(from: number): number {
+    if (this.#total !== undefined && from >= this.#total) return from;
+    let page = Math.floor(from / PAGE_SIZE) + 1;
+    while (this.#pages.has(page)) {
+      if (page === this.#lastPage) return this.#total as number;
+      page += 1;
+    }
+    return Math.max(from, (page - 1) * PAGE_SIZE);
+  }
+
+  addPage(page: number, items: readonly Part[], hasMore: boolean): void {
+    if (!hasMore) {
+      if (items.length > 0 || page === 1) {
+        this.#lastPage ??= page;
+        this.#total ??= (page - 1) * PAGE_SIZE + items.length;
+      } else {
+        // An empty page past the end says only that the end is earlier.
+        this.#pastEnd = Math.min(this.#pastEnd, page);
+      }
+    }
+    if (this.#pages.has(page) || items.length === 0) return;
+    const n = items.length;
+    const stored: StoredPage = {
+      ids: new Array<string>(n),
+      titles: new Array<string>(n),
+      serials: new Array<string>(n),
+      singles: new Uint32Array(n * SINGLES),
+      published: new Uint8Array(n),
+      listStart: new Uint32Array(n * LISTS + 1),
+      listed: new Uint32Array(
+        items.reduce(
+          (sum, p) =>
+            sum +
+            (p.standardIds?.length ?? 0) +
+            (p.criticalityIds?.length ?? 0) +
+            (p.categoryIds?.length ?? 0),
+          0,
+        ),
+      ),
+    };
+    let bytes = OBJECT + 3 * (ARRAY_HEADER + n * SLOT) + 4 * TYPED_ARRAY;
+    bytes += stored.singles.byteLength + stored.published.byteLength;
+    bytes += stored.listStart.byteLength + stored.listed.byteLength;
+    let listed = 0;
+    items.forEach((part, j) => {
+      stored.ids[j] = part.id;
+      stored.titles[j] = part.title;
+      stored.serials[j] = part.serialId;
+      bytes += stringBytes(part.id) + stringBytes(part.title) + stringBytes(part.serialId);
+      const singles = j * SINGLES;
+      if (part.versionName !== undefined)
+        stored.singles[singles + VERSION] = this.#codes.version.intern(part.versionName);
+      if (part.processId !== undefined)
+        stored.singles[singles + PROCESS] = this.#codes.process.intern(part.processId);
+      if (part.materialId !== undefined)
+        stored.singles[singles + MATERIAL] = this.#codes.material.intern(part.materialId);
+      stored.published[j] = part.published ? 1 : 0;
+      const lists = [part.standardIds, part.criticalityIds, part.categoryIds];
+      lists.forEach((codes, k) => {
+        stored.listStart[j * LISTS + k] = listed;
+        const kind = this.#codes[LIST_KINDS[k] as (typeof LIST_KINDS)[number]];
+        for (const code of codes ?? []) stored.listed[listed++] = kind.intern(code);
+      });
+      this.#indexWords((page - 1) * PAGE_SIZE + j, part);
+    });
+    stored.listStart[n * LISTS] = listed;
+    this.#pages.set(page, stored);
+    this.#pageBytes += bytes + MAP_ENTRY;
+  }
+
+  /**
+   * The positions in [from, to) whose parts match, in listing order, at most `max` of them, and
+   * where the examination stopped (after the last match when `max` was reached, else `to`).
+   * Every page of [from, to) must have been read.
+   */
+  matches(
+    query: CompiledQuery,
+    from: number,
+    to: number,
+    max: number,
+  ): { positions: number[]; scannedTo: number } {
+    const positions: number[] = [];
+    if (to <= from || max <= 0) return { positions, scannedTo: Math.max(from, to) };
+    const filter = this.#compileFilters(query.filters);
+    if (filter === undefined) return { positions, scannedTo: to };
+    const textMask = query.readings.length > 0 ? this.#textMask(query.readings, from, to) : undefined;
+    for (let page = Math.floor(from / PAGE_SIZE) + 1; (page - 1) * PAGE_SIZE < to; page++) {
+      const stored = this.#pages.get(page);
+      if (stored === undefined) throw new Error(`page ${page} has not been read`);
+      const base = (page - 1) * PAGE_SIZE;
+      const end = Math.min(stored.ids.length, to - base);
+      for (let j = Math.max(0, from - base); j < end; j++) {
+        const position = base + j;
+        if (textMask !== undefined && textMask[position - from] === 0) continue;
+        if (!filter(stored, j)) continue;
+        positions.push(position);
+        if (positions.length === max) return { positions, scannedTo: position + 1 };
+      }
+    }
+    return { positions, scannedTo: to };
+  }
+
+  /** The summary of the part at a position that has been read. */
+  summary(position: number): PartSummary {
+    const stored = this.#pages.get(Math.floor(position / PAGE_SIZE) + 1);
+    const j = position % PAGE_SIZE;
+    if (stored === undefined || j >= stored.ids.length)
+      throw new Error(`position ${position} has not been read`);
+    const single = (k: number, codes: Codes) =>
+      codes.values[stored.singles[j * SINGLES + k] as number] || undefined;
+    const versionName = single(VERSION, this.#codes.version);
+    const processId = single(PROCESS, this.#codes.process);
+    const materialId = single(MATERIAL, this.#codes.material);
+    const start = stored.listStart[j * LISTS] as number;
+    const end = stored.listStart[j * LISTS + 1] as number;
+    const standardIds = Array.from(
+      stored.listed.subarray(start, end),
+      (n) => this.#codes.standard.values[n] as string,
+    );
+    return {
+      id: stored.ids[j] as string,
+      title: stored.titles[j] as string,
+      ...(versionName !== undefined && { versionName }),
+      serialId: stored.serials[j] as string,
+      ...(processId !== undefined && { processId }),
+      ...(materialId !== undefined && { materialId }),
+      ...(standardIds.length > 0 && { standardIds }),
+      published: stored.published[j] === 1,
+    };
+  }
+
+  /** A test of one part against the filters, or undefined when a filter's code is on no part read. */
+  #compileFilters(filters: CompiledQuery["filters"]): ((page: StoredPage, j: number) => boolean) | undefined {
+    const tests: ((page: StoredPage, j: number) => boolean)[] = [];
+    for (const kind of FILTER_KINDS) {
+      const code = filters[kind];
+      if (code === undefined) continue;
+      const number = this.#codes[kind].numberOf(code);
+      if (number === undefined) return undefined;
+      if (kind === "process" || kind === "material") {
+        const k = kind === "process" ? PROCESS : MATERIAL;
+        tests.push((page, j) => page.singles[j * SINGLES + k] === number);
+      } else {
+        const k = LIST_KINDS.indexOf(kind);
+        tests.push((page, j) => {
+          const end = page.listStart[j * LISTS + k + 1] as number;
+          for (let i = page.listStart[j * LISTS + k] as number; i < end; i++)
+            if (page.listed[i] === number) return true;
+          return false;
+        });
+      }
+    }
+    return (page, j) => tests.every((test) => test(page, j));
+  }
+
+  /** 1 for each position of [from, to) whose text matches one of the readings. */
+  #textMask(readings: string[][], from: number, to: number): Uint8Array {
+    const mask = new Uint8Array(to - from);
+    for (const reading of readings) {
+      // How many of the reading's words, in order, the part at each position has matched so far.
+      const matched = new Uint16Array(to - from);
+      reading.forEach((word, w) => {
+        for (const posting of this.#postingsStartingWith(word)) {
+          if (typeof posting === "number") {
+            if (posting >= from && posting < to && matched[posting - from] === w)
+              matched[posting - from] = w + 1;
+            continue;
+          }
+          for (const position of posting) {
+            if (position >= from && position < to && matched[position - from] === w)
+              matched[position - from] = w + 1;
+          }
+        }
+      });
+      for (let i = 0; i < mask.length; i++) if (matched[i] === reading.length) mask[i] = 1;
+    }
+    return mask;
+  }
+
+  *#postingsStartingWith(prefix: string): Generator<Posting> {
+    const sorted = this.#sorted();
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((sorted[middle] as string) < prefix) low = middle + 1;
+      else high = middle;
+    }
+    for (let i = low; i < sorted.length && (sorted[i] as string).startsWith(prefix); i++) {
+      yield this.#postings.get(sorted[i] as string) as Posting;
+    }
+    for (const word of this.#newWords) if (word.startsWith(prefix)) yield this.#postings.get(word) as Posting;
+  }
+
+  /**
+   * The sorted words. Words added since are merged in only once they are many (each merge costs
+   * a pass over all words); until then a search also looks through the unsorted recent ones.
+   */
+  #sorted(): string[] {
+    if (this.#newWords.length < Math.max(MIN_MERGE, this.#sortedWords.length / 4)) return this.#sortedWords;
+    const added = this.#newWords.sort();
+    const old = this.#sortedWords;
+    const merged = new Array<string>(old.length + added.length);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < old.length && j < added.length)
+      merged[k++] = (old[i] as string) < (added[j] as string) ? (old[i++] as string) : (added[j++] as string);
+    while (i < old.length) merged[k++] = old[i++] as string;
+    while (j < added.length) merged[k++] = added[j++] as string;
+    this.#sortedWords = merged;
+    this.#newWords = [];
+    return merged;
+  }
+
+  #indexWords(position: number, part: Part): void {
+    const text = [
+      part.title,
+      part.description,
+      part.serialId,
+      part.externalRef,
+      part.versionName,
+      ...part.keywords,
+    ];
+    const seen = new Set<string>();
+    for (const field of text) {
+      if (field === undefined) continue;
+      for (const word of words(field)) {
+        if (seen.has(word)) continue;
+        seen.add(word);
+        const posting = this.#postings.get(word);
+        if (posting === undefined) {
+          this.#postings.set(word, position);
+          this.#newWords.push(word);
+          this.#wordBytes += stringBytes(word) + MAP_ENTRY + SLOT;
+        } else if (typeof posting === "number") {
+          this.#postings.set(word, [posting, position]);
+          this.#wordBytes += ARRAY_HEADER + 2 * SLOT;
+        } else {
+          // A growing array keeps spare room: count its capacity (V8 grows by about 1.5).
+          if (posting.length >= 2 && (posting.length & (posting.length - 1)) === 0) {
+            this.#wordBytes += posting.length * SLOT;
+          }
+          posting.push(position);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,464 @@
+// Search on the model's behalf: the API has no search and no lists of processes, materials,
+// criticalities or categories, so this reads list_parts itself (several pages at once, a bounded
+// number per call, within the call's deadline) and keeps what it read in a per-token index.
+//
+// - Indexes are keyed by a digest of the token and the view, never the token, and never shared
+//   between tokens. They live for the reference cache's TTL, and all of them together within one
+//   byte budget: the least recently used goes first. Losing one costs requests, never a wrong
+//   answer: a search holds on to the index it works with, and a cursor carries its position.
+// - A result is in listing order, so a cursor is one position: any process continues from it.
+import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
+import type { Category, Criticality, Material, PART_VIEWS, Process, Standard } from "../api/schemas";
+import { type CallOptions, type PartsApiClient, PartsApiError } from "../client";
+import type { ReferenceData, ReferenceKind } from "../reference";
+import { decodeCursor, encodeCursor, searchDigest } from "./cursor";
+import { SearchRefusal } from "./errors";
+import { type Candidate, didYouMean, rankRecords, type Searchable } from "./match";
+import {
+  type CompiledQuery,
+  FILTER_KINDS,
+  type FilterKind,
+  PAGE_SIZE,
+  PartIndex,
+  type PartSummary,
+} from "./part-index";
+import { readings, words } from "./text";
+
+type PartView = (typeof PART_VIEWS)[number];
+
+export interface PartSearchOptions {
+  /** How long an index is kept after it was started (the reference cache's TTL); 0 keeps none. */
+  ttlMs: number;
+  /** Memory for the indexes of all tokens together, in bytes. */
+  maxBytes: number;
+  /** Most list_parts pages (of 50 parts) that one call reads. */
+  pagesPerCall: number;
+  /** Pages requested at once. */
+  concurrency: number;
+}
+
+const MiB = 1024 * 1024;
+/**
+ * Defaults, measured on the embedded API (test/search/measure.ts): an index holds about 46 MiB
+ * per 100,000 parts, so 128 MiB keeps one token's 100,000-part catalogue in all three views
+ * (about 160,000 parts in all) with room for others. 400 pages (20,000 parts) a call reads the
+ * 81,000 parts the demo token sees in 5 calls, each of a few seconds; 8 pages at once is where
+ * more concurrency stopped paying.
+ */
+export const SEARCH_DEFAULTS = { maxBytes: 128 * MiB, pagesPerCall: 500, concurrency: 8 } as const;
+
+/** Reports progress: parts scanned, and the listing's size once known. */
+export type Progress = (done: number, total?: number, message?: string) => void;
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 50;
+/** Most records search_reference returns; more make `complete` false. */
+export const MAX_REFERENCE_ITEMS = 100;
+
+export interface PartSearchArgs {
+  text?: string;
+  materialId?: string;
+  processId?: string;
+  standardId?: string;
+  criticalityId?: string;
+  categoryId?: string;
+  view?: PartView;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface PartSearchResult {
+  items: PartSummary[];
+  scanned: number;
+  complete: boolean;
+  nextCursor?: string;
+}
+
+interface ReferenceRecords {
+  process: Process;
+  material: Material;
+  standard: Standard;
+  criticality: Criticality;
+  category: Category;
+}
+export type SearchableKind = ReferenceKind;
+export type SuggestKind = ReferenceKind | "part";
+
+/** What of each kind of record a fragment is compared with. */
+const SEARCHABLE: { [K in ReferenceKind]: (record: ReferenceRecords[K]) => Searchable } = {
+  process: (r) => ({ keys: [r.code], names: [r.name] }),
+  material: (r) => ({ keys: [r.code], names: [r.name] }),
+  standard: (r) => ({
+    keys: [r.code],
+    names: [r.name],
+    qualifiers: r.governingBody ? [r.governingBody] : [],
+  }),
+  criticality: (r) => ({
+    keys: [r.id, r.code],
+    names: [r.name],
+    qualifiers: r.governingBody ? [r.governingBody] : [],
+  }),
+  category: (r) => ({ keys: [r.id], names: [r.name] }),
+};
+
+const FILTER_ARGUMENT: Record<FilterKind, keyof PartSearchArgs> = {
+  process: "processId",
+  material: "materialId",
+  standard: "standardId",
+  criticality: "criticalityId",
+  category: "categoryId",
+};
+
+type ViewKey = PartView | "ALL";
+const VIEW_KEYS: readonly ViewKey[] = ["ALL", "IP_OWNER", "CONSUMER"];
+
+/** The cache holds a new wrapper each time an index grows, so that the cache measures it again. */
+interface Held {
+  index: PartIndex;
+  startedAt: number;
+}
+
+/** Process and material records have no batch endpoint: this many lookups at once. */
+const LOOKUP_CONCURRENCY = 8;
+/** Part ids a did-you-mean compares an unknown id with, at most. */
+const MAX_PART_CANDIDATES = 20_000;
+const PAGE_LATENCY_GUESS_MS = 200;
+
+export class PartSearch {
+  readonly #api: PartsApiClient;
+  readonly #reference: ReferenceData;
+  readonly #defaultToken: string;
+  readonly #options: PartSearchOptions;
+  readonly #indexes: LRUCache<string, Held> | undefined;
+  readonly #tokenHashes = new Map<string, string>();
+
+  constructor(
+    api: PartsApiClient,
+    reference: ReferenceData,
+    defaultToken: string,
+    options: Pick<PartSearchOptions, "ttlMs"> & Partial<PartSearchOptions>,
+  ) {
+    this.#api = api;
+    this.#reference = reference;
+    this.#defaultToken = defaultToken;
+    this.#options = { ...SEARCH_DEFAULTS, ...options };
+    this.#indexes =
+      this.#options.ttlMs > 0
+        ? new LRUCache<string, Held>({
+            maxSize: this.#options.maxBytes,
+            sizeCalculation: (held) => Math.max(1, held.index.bytes),
+            ttl: this.#options.ttlMs,
+          })
+        : undefined;
+  }
+
+  /** Bytes held by the indexes of all tokens. */
+  get bytes(): number {
+    return this.#indexes?.calculatedSize ?? 0;
+  }
+
+  /** Drops what this token's indexes hold (after it created a part, say). */
+  forget(call: CallOptions): void {
+    const tokenHash = this.#tokenHash(call);
+    for (const view of VIEW_KEYS) this.#indexes?.delete(`${tokenHash}/${view}`);
+  }
+
+  async searchParts(args: PartSearchArgs, call: CallOptions, progress?: Progress): Promise<PartSearchResult> {
+    const limit = args.limit ?? DEFAULT_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+      throw new SearchRefusal(`limit must be a whole number from 1 to ${MAX_LIMIT}.`);
+    }
+    const query = compile(args);
+    const tokenHash = this.#tokenHash(call);
+    const view: ViewKey = args.view ?? "ALL";
+    const digest = searchDigest(tokenHash, { view, filters: query.filters, readings: query.readings });
+    const start = args.cursor === undefined ? 0 : decodeCursor(args.cursor, digest);
+    const held = this.#held(tokenHash, view);
+    const { index } = held;
+    await this.#refuseUnknownCodes(query.filters, index, call);
+
+    const found: number[] = [];
+    let evaluatedTo = start;
+    const evaluate = (to: number) => {
+      if (found.length <= limit && to > evaluatedTo) {
+        const { positions, scannedTo } = index.matches(query, evaluatedTo, to, limit + 1 - found.length);
+        found.push(...positions);
+        evaluatedTo = scannedTo;
+      }
+      return found.length > limit;
+    };
+    const atEnd = () => index.total !== undefined && evaluatedTo >= index.total;
+    if (!evaluate(index.coveredFrom(start)) && !atEnd()) {
+      await this.#read(held, tokenHash, view, evaluatedTo, call, progress, evaluate);
+    }
+
+    const items = found.slice(0, limit).map((position) => index.summary(position));
+    if (found.length <= limit && atEnd()) return { items, scanned: index.total as number, complete: true };
+    const next = found.length > limit ? (found[limit] as number) : evaluatedTo;
+    if (next === start && items.length === 0) {
+      throw new SearchRefusal("the Parts API could not be read in time: try again shortly.");
+    }
+    return { items, scanned: next, complete: false, nextCursor: encodeCursor(next, digest) };
+  }
+
+  /**
+   * Records of one kind that match `text`, best first (all of them without text). Standards come
+   * from list_standards; the other kinds, which the API cannot list, are the codes on the parts
+   * read so far (read first when nothing is), resolved through the reference cache.
+   */
+  async searchReference<K extends ReferenceKind>(
+    kind: K,
+    text: string | undefined,
+    call: CallOptions,
+    progress?: Progress,
+  ): Promise<{ items: ReferenceRecords[K][]; complete: boolean }> {
+    const { records, complete } = await this.#records(kind, call, progress);
+    const ranked = rankRecords(
+      records,
+      text,
+      SEARCHABLE[kind] as (record: ReferenceRecords[K]) => Searchable,
+    );
+    return {
+      items: ranked.slice(0, MAX_REFERENCE_ITEMS),
+      complete: complete && ranked.length <= MAX_REFERENCE_ITEMS,
+    };
+  }
+
+  /**
+   * A hint for a code or id the API does not know, naming the closest known records:
+   * `did you mean pa12 (Polyamide 12 (PA12))?`; undefined when nothing is close. Never fails.
+   */
+  async suggest(kind: SuggestKind, unknown: string, call: CallOptions): Promise<string | undefined> {
+    try {
+      return didYouMean(unknown, await this.#candidates(kind, call));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #candidates(kind: SuggestKind, call: CallOptions): Promise<Candidate[]> {
+    if (kind === "part") {
+      const tokenHash = this.#tokenHash(call);
+      const titles = new Map<string, string | undefined>();
+      for (const id of this.#reference.known("part", call)) titles.set(id, undefined);
+      for (const view of VIEW_KEYS) {
+        const held = this.#indexes?.peek(`${tokenHash}/${view}`);
+        for (const part of held?.index.parts() ?? []) {
+          if (titles.size >= MAX_PART_CANDIDATES) break;
+          titles.set(part.id, part.title);
+        }
+      }
+      return [...titles].map(([id, title]) => ({
+        keys: [id],
+        names: [],
+        ...(title !== undefined && { label: title }),
+      }));
+    }
+    const { records } = await this.#records(kind, call);
+    const fields = SEARCHABLE[kind] as (record: ReferenceRecords[ReferenceKind]) => Searchable;
+    return records.map((record) => ({ ...fields(record), label: record.name }));
+  }
+
+  async #records<K extends ReferenceKind>(
+    kind: K,
+    call: CallOptions,
+    progress?: Progress,
+  ): Promise<{ records: ReferenceRecords[K][]; complete: boolean }> {
+    if (kind === "standard") {
+      return {
+        records: (await this.#reference.standards({}, call)) as ReferenceRecords[K][],
+        complete: true,
+      };
+    }
+    const tokenHash = this.#tokenHash(call);
+    const all = this.#held(tokenHash, "ALL");
+    if (all.index.pageCount === 0 && all.index.total === undefined) {
+      await this.#read(all, tokenHash, "ALL", 0, call, progress, () => false);
+    }
+    const codes = new Set(this.#reference.known(kind, call));
+    for (const view of VIEW_KEYS) {
+      const held = view === "ALL" ? all : this.#indexes?.peek(`${tokenHash}/${view}`);
+      for (const code of held?.index.codesOf(kind as FilterKind) ?? []) codes.add(code);
+    }
+    const total = all.index.total;
+    const complete = total !== undefined && all.index.coveredFrom(0) >= total;
+    return { records: (await this.#resolve(kind, [...codes], call)) as ReferenceRecords[K][], complete };
+  }
+
+  /** Full records for codes, through the reference cache; codes the API does not know are left out. */
+  async #resolve(kind: ReferenceKind, codes: string[], call: CallOptions): Promise<unknown[]> {
+    if (codes.length === 0) return [];
+    if (kind === "criticality" || kind === "category" || kind === "standard") {
+      return (await this.#reference.batch(kind, codes, call)).items;
+    }
+    const lookup = (code: string) =>
+      kind === "process" ? this.#reference.process(code, call) : this.#reference.material(code, call);
+    const records: unknown[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < codes.length) {
+        const code = codes[next++] as string;
+        try {
+          records.push(await lookup(code));
+        } catch (error) {
+          if ((error as { status?: number }).status !== 404) throw error;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(LOOKUP_CONCURRENCY, codes.length) }, worker));
+    return records;
+  }
+
+  /**
+   * A filter naming a code that no part read so far carries may be a code the API does not know
+   * (a name, or a wrong case): one lookup, through the reference cache, tells; if it is unknown
+   * the search is refused with the closest codes, instead of reading the whole catalogue for nothing.
+   */
+  async #refuseUnknownCodes(
+    filters: CompiledQuery["filters"],
+    index: PartIndex,
+    call: CallOptions,
+  ): Promise<void> {
+    for (const kind of FILTER_KINDS) {
+      const code = filters[kind];
+      if (code === undefined || index.hasCode(kind, code) || (await this.#exists(kind, code, call))) continue;
+      const hint = await this.suggest(kind, code, call);
+      throw new SearchRefusal(
+        `${FILTER_ARGUMENT[kind]} ${JSON.stringify(code)} is not a ${kind} code the Parts API knows${hint ? `; ${hint}` : "."} Find codes with search_reference.`,
+      );
+    }
+  }
+
+  /** Whether the API knows a code; true when it cannot say (the search then answers for itself). */
+  async #exists(kind: FilterKind, code: string, call: CallOptions): Promise<boolean> {
+    try {
+      if (kind === "category")
+        return (await this.#reference.batch("category", [code], call)).items.length > 0;
+      if (kind === "process") await this.#reference.process(code, call);
+      else if (kind === "material") await this.#reference.material(code, call);
+      else if (kind === "standard") await this.#reference.standard(code, call);
+      else await this.#reference.criticality(code, call);
+      return true;
+    } catch (error) {
+      if (error instanceof PartsApiError && error.kind === "cancelled") throw error;
+      return (error as { status?: number }).status !== 404;
+    }
+  }
+
+  /**
+   * Reads the pages missing from the run that starts at `from`: several at once, at most
+   * pagesPerCall, none started when the call's deadline is too near, until `enough` says so.
+   * `enough` sees the end of the run read so far each time it grows. A failure after some
+   * progress that waiting could cure (time, rate limit, server error) ends the reading quietly:
+   * the result says how far it got.
+   */
+  async #read(
+    held: Held,
+    tokenHash: string,
+    view: ViewKey,
+    from: number,
+    call: CallOptions,
+    progress: Progress | undefined,
+    enough: (coveredTo: number) => boolean,
+  ): Promise<void> {
+    const { index } = held;
+    const { concurrency, pagesPerCall } = this.#options;
+    const inFlight = new Set<Promise<void>>();
+    let nextPage = Math.floor(from / PAGE_SIZE) + 1;
+    let requested = 0;
+    let covered = index.coveredFrom(from);
+    let stop = false;
+    let failure: unknown;
+    let latencyMs = PAGE_LATENCY_GUESS_MS;
+    const timeLeft = () =>
+      call.deadline === undefined ? Number.POSITIVE_INFINITY : call.deadline.remaining();
+
+    const launch = () => {
+      while (!stop && failure === undefined && inFlight.size < concurrency && requested < pagesPerCall) {
+        while (index.hasPage(nextPage)) nextPage += 1;
+        if (index.isPastEnd(nextPage) || timeLeft() < 2 * latencyMs + 100) return;
+        const page = nextPage++;
+        requested += 1;
+        const startedAt = performance.now();
+        const query = { page, pageSize: PAGE_SIZE, ...(view !== "ALL" && { view }) };
+        const request: Promise<void> = this.#api
+          .call("listParts", { query }, call)
+          .then(({ items, hasMore }) => {
+            latencyMs = 0.8 * latencyMs + 0.2 * (performance.now() - startedAt);
+            index.addPage(page, items, hasMore);
+          })
+          .catch((error: unknown) => {
+            failure ??= error;
+          })
+          .finally(() => inFlight.delete(request));
+        inFlight.add(request);
+      }
+    };
+
+    launch();
+    while (inFlight.size > 0) {
+      await Promise.race(inFlight);
+      const grown = index.coveredFrom(covered);
+      if (grown > covered) {
+        covered = grown;
+        this.#keep(tokenHash, view, held);
+        progress?.(covered, index.total, `${covered} parts scanned`);
+        if (enough(covered)) stop = true;
+      }
+      launch();
+    }
+    if (failure !== undefined && (covered === from || !isTransient(failure))) throw failure;
+  }
+
+  /** The index of a token's view, from the cache or new. */
+  #held(tokenHash: string, view: ViewKey): Held {
+    const key = `${tokenHash}/${view}`;
+    const cached = this.#indexes?.get(key);
+    if (cached) return cached;
+    const held = { index: new PartIndex(), startedAt: Date.now() };
+    this.#indexes?.set(key, held);
+    return held;
+  }
+
+  /** Puts a grown index back, so the cache measures it again (and evicts others if need be). */
+  #keep(tokenHash: string, view: ViewKey, held: Held): void {
+    const cache = this.#indexes;
+    if (!cache) return;
+    const key = `${tokenHash}/${view}`;
+    const current = cache.peek(key);
+    if (current !== undefined && current.index !== held.index) return;
+    const ttl = this.#options.ttlMs - (Date.now() - held.startedAt);
+    if (ttl > 0) cache.set(key, { ...held }, { ttl });
+  }
+
+  #tokenHash(call: CallOptions): string {
+    const token = call.token ?? this.#defaultToken;
+    let hash = this.#tokenHashes.get(token);
+    if (hash === undefined) {
+      hash = createHash("sha256").update(token).digest("base64url");
+      if (this.#tokenHashes.size > 10_000) this.#tokenHashes.clear();
+      this.#tokenHashes.set(token, hash);
+    }
+    return hash;
+  }
+}
+
+/** Filters by kind and the text's readings as word lists (no text: no readings). */
+function compile(args: PartSearchArgs): CompiledQuery {
+  const filters: CompiledQuery["filters"] = {};
+  for (const kind of FILTER_KINDS) {
+    const code = args[FILTER_ARGUMENT[kind]];
+    if (code !== undefined) filters[kind] = code as string;
+  }
+  const text = args.text?.trim() ?? "";
+  const wordLists = text === "" ? [] : readings(text).map((reading) => [...new Set(words(reading))]);
+  return { filters, readings: wordLists.filter((list) => list.length > 0) };
+}
+
+/** A failure that waiting may cure, after which a partial answer is better than none. */
+function isTransient(error: unknown): boolean {
+  if (!(error instanceof PartsApiError)) return false;
+  if (error.kind === "timeout" || error.kind === "network") return true;
+  return error.kind === "http" && error.status !== undefined && (error.status === 429 || error.status >= 500);
+}

@@ -1,0 +1,109 @@
+// Matching and cursors without the network: fragments as engineers write them find the record
+// meant, hints name the closest records, and cursors refuse what they were not made for.
+import { describe, expect, it } from "vitest";
+import type { Standard } from "../../src/api/schemas";
+import { MATERIALS, PROCESSES, STANDARDS } from "../../src/embedded/data/reference";
+import { SearchRefusal } from "../../src/search";
+import { decodeCursor, encodeCursor, searchDigest } from "../../src/search/cursor";
+import { didYouMean, editDistance, rankRecords } from "../../src/search/match";
+import { compact, readings, words } from "../../src/search/text";
+
+const standardFields = (s: Standard) => ({
+  keys: [s.code],
+  names: [s.name],
+  qualifiers: s.governingBody ? [s.governingBody] : [],
+});
+const firstStandard = (text: string) => rankRecords(STANDARDS, text, standardFields)[0]?.code;
+
+describe("text", () => {
+  it("ignores case, accents, spacing and punctuation", () => {
+    expect(words("  Querétaro — CNC-Milling (5-axis) ")).toEqual([
+      "queretaro",
+      "cnc",
+      "milling",
+      "5",
+      "axis",
+    ]);
+    expect(compact("ASTM E8/E8M")).toBe("astme8e8m");
+  });
+
+  it("reads a trailing edition year as optional, and a part number as part of the code", () => {
+    expect(readings("ASTM F3001-14")).toEqual(["ASTM F3001-14", "ASTM F3001"]);
+    expect(readings("ISO 13485:2016")).toEqual(["ISO 13485:2016", "ISO 13485"]);
+    expect(readings("ISO 2768-1")).toEqual(["ISO 2768-1"]);
+  });
+});
+
+describe("search_reference's ranking", () => {
+  it.each([
+    ["F3001", "ASTM F3001"],
+    ["astm f3001", "ASTM F3001"],
+    ["ASTM F3001-14", "ASTM F3001"],
+    ["ASTM E8", "ASTM E8/E8M"],
+    ["AMS4928", "AMS 4928"],
+    ["SAE AMS 4928", "AMS 4928"],
+    ["ISO 13485:2016", "ISO 13485"],
+    ["iso 10993-1", "ISO 10993-1"],
+  ])("finds %s as %s first", (fragment, code) => {
+    expect(firstStandard(fragment)).toBe(code);
+  });
+
+  it("finds materials and processes by name or code, the code's record first", () => {
+    const material = (text: string) =>
+      rankRecords(MATERIALS, text, (m) => ({ keys: [m.code], names: [m.name] })).map((m) => m.code);
+    expect(material("Ti-6Al-4V").slice(0, 2)).toEqual(["ti64", "ti64-eli"]);
+    expect(material("PA12")[0]).toBe("pa12");
+    expect(material("polyamide 12")).toEqual(["pa12", "pa12-gf"]);
+    const process = rankRecords(PROCESSES, "SLS", (p) => ({ keys: [p.code], names: [p.name] }));
+    expect(process[0]?.code).toBe("sls");
+  });
+
+  it("requires every word, and returns all records by key without text", () => {
+    expect(rankRecords(STANDARDS, "astm titanium zzz", standardFields)).toEqual([]);
+    expect(rankRecords(STANDARDS, undefined, standardFields)).toHaveLength(STANDARDS.length);
+  });
+});
+
+describe("didYouMean", () => {
+  const materials = MATERIALS.map((m) => ({ keys: [m.code], names: [m.name], label: m.name }));
+
+  it("names the closest records with their names", () => {
+    expect(didYouMean("PA12", materials)).toBe(
+      "did you mean pa12 (Polyamide 12 (PA12)) or pa12-gf (Glass-filled polyamide 12 (PA12 GF))?",
+    );
+    expect(didYouMean("Ti-6Al-4V", materials)).toMatch(
+      /^did you mean ti64 \(Ti-6Al-4V \(Grade 5\)\) or ti64-eli/,
+    );
+  });
+
+  it("falls back to typos, and says nothing when nothing is close", () => {
+    expect(didYouMean("peak", materials)).toBe("did you mean peek (PEEK)?");
+    expect(didYouMean("unobtainium", materials)).toBeUndefined();
+    expect(editDistance("pa21", "pa12", 2)).toBe(1);
+    expect(editDistance("ti46", "ti64-eli", 2)).toBe(3);
+  });
+});
+
+describe("cursors", () => {
+  const digest = searchDigest("token-hash", { view: "ALL", filters: {}, readings: [["bracket"]] });
+
+  it("carry a position and fit only their own search", () => {
+    const cursor = encodeCursor(1234, digest);
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]{23}$/);
+    expect(decodeCursor(cursor, digest)).toBe(1234);
+    const other = searchDigest("token-hash", { view: "ALL", filters: {}, readings: [["mount"]] });
+    expect(() => decodeCursor(cursor, other)).toThrow(/another search/);
+  });
+
+  it.each([
+    ["empty", ""],
+    ["short", "abc"],
+    ["not base64url", "!!!!"],
+    ["wrong version", "A".repeat(23)],
+    ["10,000 characters", "A".repeat(10_000)],
+    ["truncated", encodeCursor(1, digest).slice(0, -2)],
+  ])("refuse garbage: %s", (_, garbage) => {
+    expect(() => decodeCursor(garbage, digest)).toThrow(SearchRefusal);
+    expect(() => decodeCursor(garbage, digest)).toThrow(/not a cursor of this server/);
+  });
+});
