@@ -1,19 +1,23 @@
 // What a tool is: one declaration with its schemas, hints and handler. `defineTool` exists only
 // for type inference; the server registers every definition of `tools/index.ts` in one loop.
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { CallOptions, PartsApiClient } from "../src/client";
 import type { KnownKind, ReferenceData } from "../src/reference";
+import type { PartSearch, SuggestKind } from "../src/search";
 
 export const TOOL_GROUPS = ["parts", "rfqs", "factories", "reference"] as const;
 export type ToolGroup = (typeof TOOL_GROUPS)[number];
 
-/** Everything a handler may use for one call: the API, the reference cache in front of it, and
- * the call's deadline, signal and token. */
+/** Everything a handler may use for one call: the API, the reference cache in front of it, the
+ * part search with its per-token indexes, and the call's deadline, signal and token. */
 export interface ToolContext {
   api: PartsApiClient;
   reference: ReferenceData;
+  search: PartSearch;
   call: CallOptions;
+  /** Reports progress of a long call (e.g. parts scanned of total) when the client asked for it. */
+  progress?: (done: number, total?: number, message?: string) => void;
 }
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
@@ -28,6 +32,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   >;
   /** What to do when the API answers 404: where valid ids come from. */
   notFound: string;
+  /** The argument that names a record, so that a 404 can add `search.suggest(kind, value)`. */
+  lookup?: { kind: SuggestKind; argument: string };
   handler(args: z.output<I>, context: ToolContext): Promise<z.output<O>>;
   /** Records the result mentions, returned as `resource_link`s to their `parts://` URIs. */
   links?(result: z.output<O>): ResourceRef[];

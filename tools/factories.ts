@@ -7,7 +7,8 @@ export const getFactory = defineTool({
   name: "get_factory",
   title: "Get factory",
   group: "factories",
-  description: "Get a factory by id: its name and the organisation that runs it.",
+  description:
+    "Get a factory by id: name, organisation. Factories are read only by id (none are listed): ask the user.",
   input: z.object({ id: factoryId }),
   output: Factory,
   annotations: READ,

@@ -13,8 +13,10 @@ import {
   listStandards,
 } from "./reference";
 import { getRfq } from "./rfqs";
+import { searchParts, searchReference } from "./search";
 
 export const tools = [
+  searchParts,
   describePart,
   getPart,
   listParts,
@@ -22,6 +24,7 @@ export const tools = [
   importPartFile,
   getRfq,
   getFactory,
+  searchReference,
   getProcess,
   getMaterial,
   listStandards,

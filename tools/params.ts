@@ -17,14 +17,14 @@ export const urlSafe = (schema: z.ZodString) =>
 const identifier = (description: string) =>
   urlSafe(z.string().min(1).max(MAX_ID_LENGTH)).describe(description);
 
-export const partId = identifier("Part id (see list_parts)");
+export const partId = identifier("Part id (see search_parts)");
 export const rfqId = identifier("RFQ id");
 export const factoryId = identifier("Factory id");
-export const processCode = identifier("Process code, e.g. a part's processId");
-export const materialCode = identifier("Material code, e.g. a part's materialId");
-export const standardCode = identifier('Standard code, e.g. "ASTM F3001" (see list_standards)');
-export const criticalityId = identifier("Criticality id, e.g. from a part's criticalityIds");
-export const categoryId = identifier("Category id, e.g. from a part's categoryIds");
+export const processCode = identifier("Process code, e.g. sls, cnc-milling (see search_reference)");
+export const materialCode = identifier("Material code, e.g. ti64, pa12 (see search_reference)");
+export const standardCode = identifier('Standard code, e.g. "ASTM F3001" (see search_reference)');
+export const criticalityId = identifier("Criticality id, e.g. crit-fsc (see search_reference)");
+export const categoryId = identifier("Category id, e.g. cat-brackets (see search_reference)");
 
 export const batchOf = (item: z.ZodType<string>, description: string) =>
   z.array(item).min(1).max(MAX_BATCH_KEYS).describe(description);

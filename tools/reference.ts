@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Category, Criticality, Material, MaterialType, Process, Standard } from "../src/api/schemas";
+import { compact, SearchRefusal } from "../src/search";
 import { defineTool, READ } from "./define";
 import {
   batchOf,
@@ -11,17 +12,20 @@ import {
   urlSafe,
 } from "./params";
 
-const STANDARDS_HINT = "Use list_standards to see valid standard codes.";
+const STANDARDS_HINT = "Find standard codes with search_reference (kind standard).";
+/** The governing bodies of the sample data; a real API may have more, and says so by its answers. */
+const GOVERNING_BODIES = "ASTM, ISO, SAE, DIN, MIL";
 
 export const getProcess = defineTool({
   name: "get_process",
   title: "Get process",
   group: "reference",
-  description: "Get a manufacturing process (e.g. CNC milling, laser powder bed fusion) by its code.",
+  description: "Get a manufacturing process by its code (e.g. sls, lpbf, cnc-milling).",
   input: z.object({ code: processCode }),
   output: Process,
   annotations: READ,
-  notFound: "Process codes appear as processId on parts (get_part, list_parts).",
+  notFound: "Find process codes with search_reference (kind process).",
+  lookup: { kind: "process", argument: "code" },
   handler: ({ code }, { reference, call }) => reference.process(code, call),
 });
 
@@ -29,11 +33,12 @@ export const getMaterial = defineTool({
   name: "get_material",
   title: "Get material",
   group: "reference",
-  description: "Get a material (e.g. Ti-6Al-4V, PA12) by its code.",
+  description: "Get a material by its code (e.g. ti64 for Ti-6Al-4V, pa12).",
   input: z.object({ code: materialCode }),
   output: Material,
   annotations: READ,
-  notFound: "Material codes appear as materialId on parts (get_part, list_parts).",
+  notFound: "Find material codes with search_reference (kind material).",
+  lookup: { kind: "material", argument: "code" },
   handler: ({ code }, { reference, call }) => reference.material(code, call),
 });
 
@@ -42,28 +47,45 @@ export const listStandards = defineTool({
   title: "List standards",
   group: "reference",
   description:
-    "List standards (ASTM, ISO, SAE AMS, DIN, MIL, ...), optionally filtered by governing body or material type.",
+    "List standards, optionally by governing body or material type. To find one by code or name, use search_reference.",
   input: z.object({
     governingBody: urlSafe(z.string().min(1).max(100))
       .optional()
-      .describe('Governing body, e.g. "ASTM", "ISO"'),
+      .describe(`One of ${GOVERNING_BODIES} (AMS standards are SAE's)`),
     materialType: MaterialType.optional().describe("Material type the standard applies to"),
   }),
   output: z.object({ items: z.array(Standard) }),
   annotations: READ,
   notFound: STANDARDS_HINT,
-  handler: async (filter, { reference, call }) => ({ items: await reference.standards(filter, call) }),
+  handler: async (filter, { reference, call }) => {
+    const items = await reference.standards(filter, call);
+    const body = filter.governingBody;
+    if (items.length > 0 || body === undefined) return { items };
+    // Nothing for this body: a spelling of a known one ("astm") is read as it; an unknown one is
+    // refused with the valid values, which the API gives no other way of learning.
+    const bodies = [
+      ...new Set((await reference.standards({}, call)).flatMap((s) => s.governingBody ?? [])),
+    ].sort();
+    if (bodies.includes(body)) return { items };
+    const same = bodies.find((known) => compact(known) === compact(body));
+    if (same !== undefined)
+      return { items: await reference.standards({ ...filter, governingBody: same }, call) };
+    throw new SearchRefusal(
+      `No standard has governingBody ${JSON.stringify(body)}. The governing bodies are ${bodies.join(", ")}. To find a standard by code (e.g. "SAE AMS 4928"), use search_reference.`,
+    );
+  },
 });
 
 export const getStandard = defineTool({
   name: "get_standard",
   title: "Get standard",
   group: "reference",
-  description: "Get one standard by its code.",
+  description: 'Get one standard by its exact code (e.g. "ASTM F3001", "AMS 4928").',
   input: z.object({ code: standardCode }),
   output: Standard,
   annotations: READ,
   notFound: STANDARDS_HINT,
+  lookup: { kind: "standard", argument: "code" },
   handler: ({ code }, { reference, call }) => reference.standard(code, call),
 });
 
@@ -87,7 +109,8 @@ export const getCriticality = defineTool({
   input: z.object({ id: criticalityId }),
   output: Criticality,
   annotations: READ,
-  notFound: "Criticality ids appear as criticalityIds on parts (get_part).",
+  notFound: "Find criticality ids with search_reference (kind criticality).",
+  lookup: { kind: "criticality", argument: "id" },
   handler: ({ id }, { reference, call }) => reference.criticality(id, call),
 });
 
@@ -99,7 +122,7 @@ export const batchGetCriticalities = defineTool({
   input: z.object({ ids: batchOf(criticalityId, "Criticality ids") }),
   output: z.object({ items: z.array(Criticality), missing: z.array(z.string()) }),
   annotations: READ,
-  notFound: "Criticality ids appear as criticalityIds on parts (get_part).",
+  notFound: "Find criticality ids with search_reference (kind criticality).",
   handler: ({ ids }, { reference, call }) => reference.batch("criticality", ids, call),
 });
 
@@ -111,6 +134,6 @@ export const batchGetCategories = defineTool({
   input: z.object({ ids: batchOf(categoryId, "Category ids") }),
   output: z.object({ items: z.array(Category), missing: z.array(z.string()) }),
   annotations: READ,
-  notFound: "Category ids appear as categoryIds on parts (get_part).",
+  notFound: "Find category ids with search_reference (kind category).",
   handler: ({ ids }, { reference, call }) => reference.batch("category", ids, call),
 });

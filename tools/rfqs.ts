@@ -8,11 +8,11 @@ export const getRfq = defineTool({
   title: "Get RFQ",
   group: "rfqs",
   description:
-    "Get a request for quotation (RFQ) by id: its state, the part it is for (partId), quantity, maximum lead time in days, deadline and expiry.",
+    "Get a request for quotation (RFQ) by id: state, partId, quantity, lead time (days), deadline, expiry. RFQs are read only by id (none are listed or found from a part): ask the user.",
   input: z.object({ id: rfqId }),
   output: Rfq,
   annotations: READ,
-  notFound: "Check the RFQ id with the user: the API offers no way to list RFQs.",
+  notFound: "Check the RFQ id with the user: the API offers no way to list or find RFQs.",
   handler: async ({ id }, { api, reference, call }) => {
     const rfq = await api.call("getRfq", { params: { id } }, call);
     reference.remember("rfq", [rfq.id], call);
