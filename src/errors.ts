@@ -1,86 +1,188 @@
-// Every failure a tool can meet becomes, here and only here, a message that says what happened
-// and what to do next. Messages name the request (method and path, never a query or a secret).
+// The words for people and models, written once: every failure a tool, resource or prompt can
+// meet becomes here, and only here, a message that says what happened and what to do next. The
+// client's errors carry facts (src/client/errors.ts); this module turns them into advice that is
+// right for the way the server runs (who sets PARTS_API_* settings, where the token comes from).
+// Messages name the request (method and path, never a query or a secret), and every message
+// leaves through one gate that redacts credential patterns and escapes control characters.
 import type { z } from "zod";
-import { PartsApiError } from "./client";
+import { type ContractIssue, PartsApiError } from "./client";
+import { escapeInvisible, redact } from "./log";
 
-export interface ErrorAdvice {
+/**
+ * How the server runs, which decides who can act on what:
+ * - "stdio": the user runs the server, sets its PARTS_API_* settings, and its token is PARTS_API_TOKEN;
+ * - "http": an operator runs it for others, with its own PARTS_API_TOKEN (shared key or no access control);
+ * - "http-per-user": an operator runs it, and each caller brings a token in the X-Parts-Api-Token header.
+ */
+export type ServingMode = "stdio" | "http" | "http-per-user";
+
+export interface FailureContext {
+  mode: ServingMode;
   /** Where valid ids come from, said on a 404. */
   notFound: string;
   /** Whether repeating the call is harmless; if not, a failure after sending may have had effect. */
   idempotent: boolean;
-  /** Where the API token comes from, for a 401. */
-  tokenSource: string;
+  /** The deadline of one tool call (PARTS_API_TIMEOUT_MS). */
   timeoutMs: number;
 }
 
-export function toolErrorMessage(error: unknown, advice: ErrorAdvice): string {
+/** The message of a failed tool call (and of a resource or prompt that could not be read). */
+export function toolErrorMessage(error: unknown, context: FailureContext): string {
   if (!(error instanceof PartsApiError)) {
-    return `Internal error in parts-mcp: ${error instanceof Error ? error.message : String(error)}. This is a bug in the server, not in your request; report it.`;
+    return gate(
+      `Internal error in parts-mcp: ${error instanceof Error ? error.message : String(error)}. This is a bug in the server, not in your request; report it.`,
+    );
   }
-  return `${explain(error, advice)} (${requestLine(error)})`;
+  return gate(`${explain(error, context)} (${requestLine(error)})`);
 }
 
 /** One line for a lookup that failed inside a larger answer, such as describe_part's unresolved. */
 export function shortErrorMessage(error: unknown): string {
-  if (!(error instanceof PartsApiError)) return error instanceof Error ? error.message : String(error);
-  const said = error.upstreamMessage ?? error.detail;
-  return `${error.status ?? error.kind}${said ? `: ${said}` : ""}`;
+  if (!(error instanceof PartsApiError)) return gate(error instanceof Error ? error.message : String(error));
+  const said = whatWasWrong(error);
+  return gate(`${error.status ?? error.kind}${said ? `: ${said}` : ""}`);
 }
 
-function explain(error: PartsApiError, advice: ErrorAdvice): string {
-  // The API's own message, or else the client's account of what was wrong (an unusable body, the
-  // network failure, a non-JSON error page, a refused size).
-  const detail = error.upstreamMessage ?? (error.kind === "redirect" ? undefined : error.detail);
+/** Names each offending argument: `pageSize: Too big: expected number to be <=50`. */
+export function invalidArgumentsMessage(tool: string, error: z.ZodError): string {
+  const problems = describeIssues(error.issues, { root: "arguments", max: 5 });
+  return gate(
+    `Invalid arguments for ${tool}: ${problems}. No request was sent; correct the arguments and call again.`,
+  );
+}
+
+type IssueLike = Pick<ContractIssue, "message"> & { path: readonly PropertyKey[] };
+
+/**
+ * `items[3].title: expected string, received number; metadata["a b"]: …` for the first `max`
+ * issues of a zod error (or of a contract error's facts). The one formatter of zod issues.
+ */
+export function describeIssues(
+  issues: readonly IssueLike[],
+  { max = 3, root = "(root)" }: { max?: number; root?: string } = {},
+): string {
+  const shown = issues
+    .slice(0, max)
+    .map((issue) => `${issuePath(issue.path, root)}: ${issue.message.replace(/^Invalid input: /, "")}`);
+  const more = issues.length > max ? ` (and ${issues.length - max} more)` : "";
+  return `${shown.join("; ")}${more}`;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** `customFields[0].dropdownId`; a key that is not an identifier is quoted: `metadata["a b"]`. */
+function issuePath(path: readonly PropertyKey[], root = "(root)"): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else if (!IDENTIFIER.test(String(key))) out += `[${JSON.stringify(String(key))}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out || root;
+}
+
+/** Everything said to a person or a model passes here: no credential pattern, no control character. */
+function gate(text: string): string {
+  return escapeInvisible(redact(text));
+}
+
+/** The API's own message, or else the client's account of what was wrong. */
+function whatWasWrong(error: PartsApiError): string | undefined {
+  if (error.upstreamMessage !== undefined) return error.upstreamMessage;
+  if (error.kind === "redirect" || error.kind === "cancelled" || error.kind === "timeout") return undefined;
+  if (error.issues?.length) return `${error.detail}: ${describeIssues(error.issues)}`;
+  return error.detail;
+}
+
+function explain(error: PartsApiError, context: FailureContext): string {
+  const detail = whatWasWrong(error);
   const said = detail ? `: ${detail}` : "";
   const attempts = error.attempts > 1 ? ` after ${error.attempts} attempts` : "";
-  const answeredOk = error.status !== undefined && error.status >= 200 && error.status < 300;
-  const mayHaveHappened = advice.idempotent
-    ? ""
-    : answeredOk
-      ? ` The API answered ${error.status}, so it most likely took effect: check (for a part, with list_parts view IP_OWNER) before calling again, or it will be done twice.`
-      : " It was not retried, because this call is not idempotent: it may or may not have taken effect, so check (for a part, with list_parts view IP_OWNER) before calling again.";
+  const effect = context.idempotent ? "" : mayHaveHappened(error);
   switch (error.kind) {
     case "http":
-      return explainStatus(error, advice, said, attempts, mayHaveHappened);
+      return explainStatus(error, context, said, attempts, effect);
     case "network":
-      return `Could not reach the Parts API${attempts}${said}. Check the base URL and the network, then try again.${mayHaveHappened}`;
+      return `Could not reach the Parts API${attempts}${said}. ${reachAdvice(context.mode)}${effect}`;
     case "timeout":
-      return `The Parts API did not answer within ${seconds(advice.timeoutMs)} s${attempts}. Try again; if it keeps happening, raise PARTS_API_TIMEOUT_MS.${mayHaveHappened}`;
+      return `The Parts API did not answer within ${seconds(context.timeoutMs)} s${attempts}. Try again; if it keeps happening, ${raise("PARTS_API_TIMEOUT_MS", context.mode)}.${effect}`;
     case "cancelled":
-      return "The call was cancelled before the Parts API answered.";
+      return `The call was cancelled before the Parts API answered.${effect}`;
     case "contract":
-      return `The Parts API sent a response that does not match its specification${said}. The data cannot be trusted, so none is returned; this is a problem on the API's side.${mayHaveHappened}`;
+      return `The Parts API sent a response that does not match its specification${said}. The data cannot be trusted, so none is returned; this is a problem on the API's side (or of a proxy in front of it), not of the request.${effect}`;
     case "too_large":
-      return `The Parts API's response was too large and was refused${said}. Ask for less (for example a smaller pageSize).${mayHaveHappened}`;
+      return `The Parts API's response was too large and was refused${said}. Ask for less (for example a smaller pageSize)${context.mode === "stdio" ? ", or raise PARTS_API_MAX_RESPONSE_BYTES" : ""}.${effect}`;
     case "redirect":
-      return `The Parts API answered with a redirect (${error.status}), which is not followed so that the token is never sent elsewhere. Check the configured base URL.`;
+      return `The Parts API answered with a redirect (${error.status}), which is not followed so that the token is never sent elsewhere. ${context.mode === "stdio" ? "Check PARTS_API_BASE_URL." : "The operator of this parts-mcp server should check its API base URL."}`;
   }
+}
+
+/** For a call that is not idempotent: what the user must check before calling again. */
+function mayHaveHappened(error: PartsApiError): string {
+  const answeredOk = error.status !== undefined && error.status >= 200 && error.status < 300;
+  if (answeredOk) {
+    return ` The API answered ${error.status}, so it most likely took effect: check (for a part, with list_parts view IP_OWNER) before calling again, or it will be done twice.`;
+  }
+  if (!error.sent) return " Nothing reached the Parts API, so nothing was done: it is safe to call again.";
+  if (error.kind === "http" && error.status !== undefined && error.status < 500) return "";
+  const repeated = error.attempts > 1 ? "" : " This call is not idempotent, so it was not repeated:";
+  return `${repeated} it may or may not have taken effect, so check (for a part, with list_parts view IP_OWNER) before calling again.`;
 }
 
 function explainStatus(
   error: PartsApiError,
-  advice: ErrorAdvice,
+  context: FailureContext,
   said: string,
   attempts: string,
-  mayHaveHappened: string,
+  effect: string,
 ): string {
   const status = error.status ?? 0;
   if (status === 400 || status === 422)
     return `The Parts API rejected the request${said}. Correct it and call again.`;
-  if (status === 401)
-    return `The Parts API refused the token${said}. Set ${advice.tokenSource} to a valid personal access token.`;
-  if (status === 403)
-    return `The token is not allowed to do this${said}. Use a token with the right permissions.`;
-  if (status === 404) return `Not found${said}. ${advice.notFound}`;
+  if (status === 401) return `The Parts API refused the token${said}. ${TOKEN_ADVICE[context.mode]}`;
+  if (status === 403) return `The token is not allowed to do this${said}. ${FORBIDDEN_ADVICE[context.mode]}`;
+  if (status === 404) return `Not found${said}. ${context.notFound}`;
+  if (status === 409) return `The request conflicts with the current state of the resource${said}.`;
   if (status === 413) return `The request was too large for the Parts API${said}. Send less.`;
-  if (status === 429) {
-    const wait = error.retryAfterSeconds === undefined ? "shortly" : `in ${error.retryAfterSeconds} s`;
-    return `The Parts API is rate limiting requests${attempts}${said}. Try again ${wait}.`;
-  }
+  if (status === 429)
+    return `The Parts API is rate limiting requests${attempts}${said}. Try again ${when(error)}.`;
   if (status >= 500) {
-    return `The Parts API failed with status ${status}${attempts}${said}. The fault is on the API's side; try again shortly.${mayHaveHappened}`;
+    return `The Parts API failed with status ${status}${attempts}${said}. The fault is on the API's side; try again ${when(error)}.${effect}`;
   }
   return `The Parts API refused the request with status ${status}${said}.`;
+}
+
+const TOKEN_ADVICE: Record<ServingMode, string> = {
+  stdio:
+    "Set PARTS_API_TOKEN to a valid personal access token for the selected PARTS_API_ENV, then start parts-mcp again.",
+  http: "This server's token (PARTS_API_TOKEN) is set by its operator: ask them to set a valid personal access token.",
+  "http-per-user": "Send a valid personal access token in the X-Parts-Api-Token header.",
+};
+
+const FORBIDDEN_ADVICE: Record<ServingMode, string> = {
+  stdio: "Use a token (PARTS_API_TOKEN) with the right permissions.",
+  http: "This server's token lacks the permission: ask its operator.",
+  "http-per-user": "Send a token with the right permissions in the X-Parts-Api-Token header.",
+};
+
+function reachAdvice(mode: ServingMode): string {
+  return mode === "stdio"
+    ? "Check PARTS_API_BASE_URL (or PARTS_API_ENV) and the network, then try again."
+    : "Try again later; if it keeps failing, the operator of this parts-mcp server should check its connection to the Parts API.";
+}
+
+function raise(setting: string, mode: ServingMode): string {
+  return mode === "stdio" ? `raise ${setting}` : `the operator of this parts-mcp server can raise ${setting}`;
+}
+
+/** When to try again, from Retry-After: `in 30 s`, `in 4 min`, `in more than an hour`. */
+function when(error: Pick<PartsApiError, "retryAfterSeconds">): string {
+  const wait = error.retryAfterSeconds;
+  if (wait === undefined) return "shortly";
+  if (wait <= 0) return "now";
+  if (wait <= 300) return `in ${wait} s`;
+  if (wait <= 3600) return `in ${Math.ceil(wait / 60)} min`;
+  return "in more than an hour";
 }
 
 function requestLine(error: PartsApiError): string {
@@ -89,12 +191,3 @@ function requestLine(error: PartsApiError): string {
 }
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
-
-/** Names each offending argument: `pageSize: Too big: expected number to be <=50`. */
-export function invalidArgumentsMessage(tool: string, error: z.ZodError): string {
-  const problems = error.issues.map((issue) => {
-    const where = issue.path.length > 0 ? issue.path.map(String).join(".") : "arguments";
-    return `${where}: ${issue.message}`;
-  });
-  return `Invalid arguments for ${tool}: ${problems.join("; ")}. No request was sent; correct the arguments and call again.`;
-}

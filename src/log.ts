@@ -1,7 +1,10 @@
 // Logging for the server: one compact JSON object per line on stderr (stdout carries the MCP
-// protocol and must never see a log line). Every line is redacted just before it is written,
-// whatever was logged: known secrets, bearer tokens, Authorization values, URL query strings
-// (a SAS URL's query is a credential) and user:password in URLs.
+// protocol and must never see a log line). Every string of a line is redacted before the line is
+// serialised, so a line is always valid JSON: known secrets in every form they can take in text,
+// bearer tokens, Authorization values, URL query strings (a SAS URL's query is a credential),
+// signature parameters and user:password in URLs. Control, bidi and zero-width characters are
+// escaped, so that nothing an upstream wrote can recolour a terminal or reorder a line.
+// The same redaction and escaping serve the client's error facts (src/client/errors.ts).
 
 import { inspect } from "node:util";
 
@@ -14,23 +17,33 @@ export interface Logger {
   info(msg: string, fields?: LogFields): void;
   warn(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
-  /** A logger that adds `fields` to every line it writes. */
-  child(fields: LogFields): Logger;
+  /**
+   * Redacts `value` from every later line. For secrets learned while serving (a per-user token):
+   * call it only once the Parts API has accepted the value (the client does, on a 2xx answer to a
+   * request made with a per-call token), never for what an unauthenticated client merely sent.
+   * Values shorter than MIN_SECRET_LENGTH are ignored (returns false); the most recent
+   * LEARNED_SECRETS_LIMIT values are kept.
+   */
+  addSecret(value: string): boolean;
 }
 
 export interface LoggerOptions {
   level: LogLevel;
-  /** Read on every line written, so that a secret learned later (a per-user token) is covered too. */
-  secrets?: () => Iterable<string>;
+  /** Secrets known at start (the configured token, access keys): redacted from every line, never dropped. */
+  secrets?: Iterable<string>;
   /** Receives each line without its newline; defaults to writing the line and "\n" to stderr. */
   write?: (line: string) => void;
 }
 
 export const REDACTED = "[REDACTED]";
+/** Values shorter than this are never redacted as literals: they are not secrets, and redacting
+ * `e` or `"` would garble every line. Patterns (`Bearer …`, `sig=…`) still apply to any length. */
+export const MIN_SECRET_LENGTH = 16;
+/** Learned secrets kept by a logger (the most recent ones). */
+export const LEARNED_SECRETS_LIMIT = 1_000;
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
-const noSecrets = (): Iterable<string> => [];
 const toStderr = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
@@ -38,28 +51,34 @@ const toStderr = (line: string): void => {
 export function createLogger(options: LoggerOptions): Logger {
   const threshold = RANK[options.level];
   const write = options.write ?? toStderr;
-  const secrets = options.secrets ?? noSecrets;
+  const secrets = new SecretSet(options.secrets);
 
-  const emit = (level: LogLevel, base: LogFields | undefined, msg: string, fields: LogFields | undefined) => {
+  const emit = (level: LogLevel, msg: string, fields: LogFields | undefined) => {
     if (RANK[level] < threshold) return;
     const time = new Date().toISOString();
     let line: string;
     try {
-      line = JSON.stringify({ time, level, msg, ...base, ...fields }, jsonReplacer);
+      line = JSON.stringify({ time, level, msg, ...fields }, redactingReplacer(secrets));
     } catch {
-      line = JSON.stringify({ time, level, msg, logError: "fields could not be serialised" });
+      line = JSON.stringify({
+        time,
+        level,
+        msg: redact(msg, secrets),
+        logError: "fields could not be serialised",
+      });
     }
-    write(redact(line, secrets()));
+    // Safe on the serialised line: these characters occur only inside strings, where the escape
+    // stands for the same character.
+    write(escapeInvisible(line));
   };
 
-  const make = (base: LogFields | undefined): Logger => ({
-    debug: (msg, fields) => emit("debug", base, msg, fields),
-    info: (msg, fields) => emit("info", base, msg, fields),
-    warn: (msg, fields) => emit("warn", base, msg, fields),
-    error: (msg, fields) => emit("error", base, msg, fields),
-    child: (fields) => make({ ...base, ...fields }),
-  });
-  return make(undefined);
+  return {
+    debug: (msg, fields) => emit("debug", msg, fields),
+    info: (msg, fields) => emit("info", msg, fields),
+    warn: (msg, fields) => emit("warn", msg, fields),
+    error: (msg, fields) => emit("error", msg, fields),
+    addSecret: (value) => secrets.learn(value),
+  };
 }
 
 /**
@@ -77,20 +96,144 @@ export function captureConsole(logger: Logger): void {
   }
 }
 
-/** A logger that writes nothing (for tests and library use). */
-export const silentLogger: Logger = createLogger({ level: "silent" });
-
-function jsonReplacer(_key: string, value: unknown): unknown {
-  if (typeof value === "bigint") return value.toString();
-  if (value instanceof Error) {
-    const out: Record<string, unknown> = { name: value.name, message: value.message };
-    for (const key of ["kind", "code", "status"] as const) {
-      const v = (value as unknown as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = v;
+/** Redacts every string (and object key) of a line before it is serialised. */
+function redactingReplacer(secrets: SecretSet) {
+  return function replace(this: unknown, _key: string, value: unknown): unknown {
+    if (typeof value === "string") return redact(value, secrets);
+    if (typeof value === "bigint") return value.toString();
+    if (value instanceof Error) {
+      const out: Record<string, unknown> = { name: value.name, message: value.message };
+      for (const key of ["kind", "code", "status"] as const) {
+        const v = (value as unknown as Record<string, unknown>)[key];
+        if (v !== undefined) out[key] = v;
+      }
+      return out;
     }
-    return out;
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      const keys = Object.keys(value);
+      if (keys.some((key) => redact(key, secrets) !== key)) {
+        return Object.fromEntries(keys.map((key) => [redact(key, secrets), (value as LogFields)[key]]));
+      }
+    }
+    return value;
+  };
+}
+
+/**
+ * Secret values to redact, each with every form it can take in text: raw, percent-encoded (once
+ * and twice, upper- and lower-case hex), percent-decoded, JSON-escaped, base64 and base64url.
+ * Values given at construction stay; learned values are bounded (the most recent are kept).
+ */
+export class SecretSet {
+  readonly #fixed = new Set<string>();
+  readonly #learned = new Set<string>();
+  #forms: Map<string, string[]> | undefined;
+
+  constructor(values: Iterable<string> = []) {
+    for (const value of values) if (isSecretSized(value)) this.#fixed.add(value);
   }
-  return value;
+
+  /** Adds a learned value; false when it is too short to be a secret. */
+  learn(value: string): boolean {
+    if (!isSecretSized(value)) return false;
+    if (this.#fixed.has(value)) return true;
+    if (this.#learned.delete(value)) {
+      this.#learned.add(value); // most recent last; the forms are unchanged
+      return true;
+    }
+    this.#learned.add(value);
+    if (this.#learned.size > LEARNED_SECRETS_LIMIT)
+      this.#learned.delete(this.#learned.values().next().value as string);
+    this.#forms = undefined;
+    return true;
+  }
+
+  /** `text` with every form of every value replaced by REDACTED: one pass, longest form first. */
+  replaceIn(text: string): string {
+    if (text.length < MIN_SECRET_LENGTH) return text;
+    const index = this.#index();
+    if (index.size === 0) return text;
+    let out = "";
+    let copied = 0;
+    for (let at = 0; at + MIN_SECRET_LENGTH <= text.length; ) {
+      const form = index.get(text.slice(at, at + PREFIX_LENGTH))?.find((f) => text.startsWith(f, at));
+      if (form === undefined) {
+        at++;
+        continue;
+      }
+      out += `${text.slice(copied, at)}${REDACTED}`;
+      at += form.length;
+      copied = at;
+    }
+    return copied === 0 ? text : out + text.slice(copied);
+  }
+
+  /** The forms by their first PREFIX_LENGTH characters, so that a line is scanned once, whatever the number of secrets. */
+  #index(): Map<string, string[]> {
+    if (this.#forms === undefined) {
+      this.#forms = new Map();
+      const all = new Set<string>();
+      for (const value of [...this.#fixed, ...this.#learned])
+        for (const form of formsOf(value)) all.add(form);
+      for (const form of [...all].sort((a, b) => b.length - a.length)) {
+        const prefix = form.slice(0, PREFIX_LENGTH);
+        const list = this.#forms.get(prefix);
+        if (list) list.push(form);
+        else this.#forms.set(prefix, [form]);
+      }
+    }
+    return this.#forms;
+  }
+}
+
+/** Every form is at least MIN_SECRET_LENGTH long, so its first 8 characters always exist. */
+const PREFIX_LENGTH = 8;
+
+const isSecretSized = (value: string) => typeof value === "string" && value.length >= MIN_SECRET_LENGTH;
+
+function formsOf(value: string): string[] {
+  const forms = new Set<string>();
+  const encodings = (text: string) => {
+    forms.add(text);
+    const once = encodeURIComponent(text);
+    forms.add(once);
+    forms.add(once.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
+    forms.add(encodeURIComponent(once));
+    forms.add(JSON.stringify(text).slice(1, -1));
+    forms.add(JSON.stringify(text).slice(1, -1).replace(/\//g, "\\/"));
+    const base64 = Buffer.from(text).toString("base64");
+    forms.add(base64.replace(/=+$/, ""));
+    forms.add(Buffer.from(text).toString("base64url"));
+  };
+  encodings(value);
+  const decoded = safeDecode(value);
+  if (decoded !== value) encodings(decoded);
+  return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, " "));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The secrets of a URL given as an argument (a SAS URL): its query string, raw and decoded, and
+ * its user:password. Values shorter than MIN_SECRET_LENGTH are left to the patterns of `redact`.
+ */
+export function urlSecrets(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const query = parsed.search.slice(1);
+  const userinfo = parsed.username || parsed.password ? `${parsed.username}:${parsed.password}` : "";
+  const values = [query, ...[...parsed.searchParams.values()], parsed.password, userinfo];
+  return values.filter(isSecretSized);
 }
 
 // `Bearer <token>` anywhere (header dumps, error texts).
@@ -99,44 +242,62 @@ const BEARER = /\b(bearer\s+)(?!\[REDACTED\])[^\s"'\\,;]+/gi;
 // an optional scheme word and the credential after it.
 const AUTHORIZATION =
   /\b((?:proxy-)?authorization\\?["']?\s*[:=]\s*\\?["']?)(?:(?:bearer|basic|digest|token|negotiate|sas|aws4-hmac-sha256)\s+)?[^\s"'\\,;}]+/gi;
-// The query string of every http(s) URL: SAS URLs carry their signature there.
-const URL_QUERY = /\b(https?:\/\/[^\s"'<>?#\\]+)\?(?!\[REDACTED\])[^\s"'<>#\\]*/gi;
+// The query string of every http(s) URL, raw or JSON-escaped (`https:\/\/…`): SAS URLs carry
+// their signature there.
+const URL_QUERY = /(https?:(?:\\?\/){2}(?:[^\s"'<>?#\\]|\\\/)+)\?(?!\[REDACTED\])[^\s"'<>#\\]*/gi;
+// The same in a percent-encoded URL (once or more: `https%3A%2F%2F…%3F…`), whose query ends at a
+// raw `&` (the URL is itself a parameter value).
+const ENCODED_URL_QUERY =
+  /(https?%(?:25)*3A(?:%(?:25)*2F){2}(?:[^\s"'<>?#&\\%]|%(?!(?:25)*3F))+)(%(?:25)*3F)(?!\[REDACTED\])[^\s"'<>#&\\]*/gi;
 // user:password@ in a URL.
 const URL_USERINFO = /\b(https?:\/\/)[^\s/@"'<>\\]+@/gi;
-// Signature-like parameters outside a recognisable URL (a bare query string).
-const SECRET_PARAM =
-  /([?&](?:sig|signature|access_token|token|api_key|apikey|key)=)(?!\[REDACTED\])[^&\s"'#\\]+/gi;
+// Parameters that carry a credential, wherever they appear: in a query, a bare `sig=…`, a
+// percent-encoded URL (`sig%3D…`), JSON text (`\u0026sig=…`). Azure SAS: sig (the other SAS
+// fields, sv se sp st sr spr, say what the signature allows, not the credential); AWS:
+// X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token; Google: X-Goog-Signature,
+// X-Goog-Credential; and the usual names of tokens, keys and passwords.
+const SECRET_NAMES =
+  "x-amz-signature|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential|googleaccessid|awsaccesskeyid|signature|sig|access_token|refresh_token|id_token|client_secret|api_key|apikey|password|passwd|secret|token|key";
+const BEFORE_NAME = String.raw`(?:(?<![\w.-])|(?<=\\u0026|%(?:25)*26))`;
+const SECRET_PARAM = new RegExp(
+  String.raw`${BEFORE_NAME}((?:${SECRET_NAMES})=)(?!\[REDACTED\])[^\s"'&#<>\\,;]+`,
+  "gi",
+);
+const ENCODED_SECRET_PARAM = new RegExp(
+  String.raw`${BEFORE_NAME}((?:${SECRET_NAMES})%(?:25)*3D)(?!\[REDACTED\])(?:(?!%(?:25)*26)[^\s"'&#<>\\,;])+`,
+  "gi",
+);
 
 /** Replaces every known secret and every credential-looking part of `text` with `[REDACTED]`. */
-export function redact(text: string, secrets: Iterable<string> = []): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (!secret) continue;
-    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    // The same secret as it appears inside a JSON string (quotes, backslashes escaped).
-    const escaped = JSON.stringify(secret).slice(1, -1);
-    if (escaped !== secret && out.includes(escaped)) out = out.split(escaped).join(REDACTED);
-  }
-  return out
+export function redact(text: string, secrets: SecretSet | Iterable<string> = []): string {
+  const known = secrets instanceof SecretSet ? secrets : new SecretSet(secrets);
+  return known
+    .replaceIn(text)
     .replace(BEARER, `$1${REDACTED}`)
     .replace(AUTHORIZATION, `$1${REDACTED}`)
     .replace(URL_USERINFO, `$1${REDACTED}@`)
     .replace(URL_QUERY, `$1?${REDACTED}`)
-    .replace(SECRET_PARAM, `$1${REDACTED}`);
+    .replace(ENCODED_URL_QUERY, `$1$2${REDACTED}`)
+    .replace(SECRET_PARAM, `$1${REDACTED}`)
+    .replace(ENCODED_SECRET_PARAM, `$1${REDACTED}`);
 }
 
+// C0 and C1 controls (tab, line feed and carriage return aside), DEL, zero-width and bidi
+// controls, line and paragraph separators, the byte order mark.
+const INVISIBLE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
 /**
- * A URL fit for a message or a log line: scheme, host and path only; a query string (a SAS
- * URL's signature) becomes `?[REDACTED]`, a user:password and a fragment are dropped.
+ * Control, bidi and zero-width characters as `\uXXXX`: in plain text a visible mark of what was
+ * there, in JSON text an escape that stands for the same character.
  */
-export function redactUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    const q = url.indexOf("?");
-    return redact(q === -1 ? url : `${url.slice(0, q)}?${REDACTED}`);
-  }
-  const base = `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  return parsed.search ? `${base}?${REDACTED}` : base;
+export function escapeInvisible(text: string): string {
+  return text.replace(
+    INVISIBLE,
+    (char) => `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`,
+  );
 }
+
+/** A logger that writes nothing (for tests and library use). */
+export const silentLogger: Logger = createLogger({ level: "silent" });

@@ -10,9 +10,11 @@ import {
   Part,
   PartView,
   Process,
+  SasUrl,
   Standard,
 } from "../src/api/schemas";
 import { shortErrorMessage } from "../src/errors";
+import { urlSecrets } from "../src/log";
 import type { BatchKind, ReferenceKind } from "../src/reference";
 import { CREATE, defineTool, READ, type ResourceRef } from "./define";
 import { categoryId, criticalityId, materialCode, partId, processCode, standardCode } from "./params";
@@ -112,16 +114,18 @@ export const importPartFile = defineTool({
   input: z.object({
     partId,
     name: z.string().min(1).max(255).describe('File name, e.g. "bracket.step"'),
-    sasUrl: z
-      .url({ protocol: /^https?$/ })
-      .max(4096)
-      .describe("https URL of the file with its SAS query string (kept secret)"),
+    sasUrl: SasUrl.describe("https URL of the file with its SAS query string (kept secret)"),
   }),
   output: ImportFileResult,
   annotations: CREATE,
   notFound: LIST_PARTS_HINT,
+  // The SAS query is kept out of whatever the API sends back, in any form it might echo it.
   handler: ({ partId, name, sasUrl }, { api, call }) =>
-    api.call("importPartFile", { params: { partId }, body: { name, sasUrl } }, call),
+    api.call(
+      "importPartFile",
+      { params: { partId }, body: { name, sasUrl } },
+      { ...call, secrets: urlSecrets(sasUrl) },
+    ),
 });
 
 const REFERENCE_KINDS = [

@@ -3,6 +3,7 @@
 // document from them, the client parses responses with them, the tools declare them as output.
 // Objects are not strict: a field the API adds later is tolerated (and dropped), never an error.
 import { z } from "zod";
+import { isLoopbackHost } from "../net";
 
 export const RFQ_STATES = [
   "DRAFT",
@@ -147,6 +148,59 @@ export const Rfq = z.object({
 
 const nonEmpty = z.string().min(1);
 
+/** Keys that name an object's machinery: in JSON they are data, but code that copies them into a
+ * plain object can change its prototype instead (and zod's record drops `__proto__` silently). */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
+/**
+ * Free string key-value pairs. The keys are checked on the input as sent (before zod's record,
+ * which would drop `__proto__` without a word), so a reserved key is refused by name.
+ */
+const StringMap = z.preprocess(
+  (value, ctx) => {
+    if (typeof value !== "object" || value === null) return value;
+    for (const key of Object.keys(value).filter((k) => RESERVED_KEYS.has(k))) {
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        message: `${JSON.stringify(key)} is not allowed as a key (nor are "__proto__", "constructor" and "prototype"): rename it`,
+        input: value,
+      });
+    }
+    return value;
+  },
+  z.record(z.string(), z.string()),
+);
+
+/**
+ * The address of a file to import (decisions: "Import Part File"): an absolute https: URL, http:
+ * only for a loopback host (the embedded API serves test files there), never with a user name or
+ * password. Its query string, the SAS credential, is never part of a message.
+ */
+export const SasUrl = z
+  .url({ protocol: /^https?$/, error: "must be an absolute https: URL" })
+  .max(4096)
+  .superRefine((value, ctx) => {
+    const problem = sasUrlProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: "" });
+  });
+
+function sasUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined; // the url check above says so
+  }
+  if (url.username !== "" || url.password !== "") {
+    return "must not contain a user name or password (user:pass@): a SAS URL carries its credential in its query string only";
+  }
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+    return "must be an https: URL (http: is accepted only for a loopback host such as 127.0.0.1)";
+  }
+  return undefined;
+}
+
 export const CreatePartBody = z.object({
   title: nonEmpty,
   externalRef: z.string().optional(),
@@ -169,7 +223,7 @@ export const CreatePartBody = z.object({
   descriptionManufacturer: z.string().optional(),
   businessUnitIds: z.array(nonEmpty).optional(),
   boundingBox: BoundingBox.optional(),
-  metadata: z.record(z.string(), z.string()).optional(),
+  metadata: StringMap.optional(),
   customFields: z.array(z.object({ dropdownId: nonEmpty, selectedOptionIds: z.array(nonEmpty) })).optional(),
   materialType: MaterialType.optional(),
   unitSystem: UnitSystem.optional(),
@@ -177,7 +231,7 @@ export const CreatePartBody = z.object({
 
 export const CreatePartResult = z.object({ id: z.string(), partUrl: z.string() });
 
-export const ImportFileBody = z.object({ name: nonEmpty, sasUrl: nonEmpty });
+export const ImportFileBody = z.object({ name: nonEmpty, sasUrl: SasUrl });
 export const ImportFileResult = z.object({ fileId: z.string() });
 
 export const PartList = z.object({ items: z.array(Part), hasMore: z.boolean() });

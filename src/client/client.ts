@@ -12,24 +12,24 @@ import {
   type Endpoints,
   endpoints,
   expandPath,
-  PAGE_SIZE_MAX,
 } from "../api/endpoints";
-import type { Part } from "../api/schemas";
-import type { Logger } from "../log";
+import { type Logger, redact } from "../log";
 import { createDeadline, type Deadline } from "./deadline";
 import {
   AttemptFailure,
   asErrorBody,
   cancelledError,
   contractError,
+  contractIssues,
   deadlineError,
-  describeIssues,
+  describeBody,
   errorFromErrorShape,
   errorFromFailure,
   errorFromResponse,
   isJsonContentType,
   type PartsApiError,
   type RequestContext,
+  unaskedEncoding,
 } from "./errors";
 import {
   type BackoffOptions,
@@ -63,8 +63,17 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** One per tool call, shared by every request the tool makes; default: a new one of timeoutMs. */
   deadline?: Deadline;
-  /** Token for this request instead of the client's (per-user mode of the HTTP transport). */
+  /**
+   * Token for this request instead of the client's (per-user mode of the HTTP transport). Once
+   * the API accepts it (a 2xx answer), it is added to the logger's secrets.
+   */
   token?: string;
+  /**
+   * Values of the request to keep out of everything the API sends back (error texts and the
+   * result): a SAS URL's query string. Values shorter than MIN_SECRET_LENGTH are left to the
+   * redaction patterns.
+   */
+  secrets?: readonly string[];
 }
 
 export interface CallInput<N extends EndpointName> {
@@ -80,21 +89,6 @@ export type CallResult<N extends EndpointName> = z.infer<Endpoints[N]["response"
 export type BatchEndpointName = "batchGetStandards" | "batchGetCriticalities" | "batchGetCategories";
 export type BatchRecord<N extends BatchEndpointName> = CallResult<N>["items"][number];
 
-export interface PartsPage {
-  page: number;
-  pageSize: number;
-  items: Part[];
-  hasMore: boolean;
-}
-
-export interface PagesQuery {
-  /** First page to read (default 1). */
-  page?: number;
-  /** Default PAGE_SIZE_MAX (50): the fewest round trips. */
-  pageSize?: number;
-  view?: "CONSUMER" | "IP_OWNER";
-}
-
 /** Chunks of one batch get that run at once. */
 const BATCH_CONCURRENCY = 4;
 const USER_AGENT = "parts-mcp";
@@ -105,6 +99,8 @@ const CLOSE_GRACE_MS = 2_000;
 
 interface Prepared {
   ctx: RequestContext;
+  /** The call sent secrets of its own: what the API answers is redacted too. */
+  redactResult: boolean;
   wirePath: string;
   headers: Record<string, string>;
   body: Buffer | undefined;
@@ -152,31 +148,7 @@ export class PartsApiClient {
     input: CallInput<N> = {},
     options?: CallOptions,
   ): Promise<CallResult<N>> {
-    return this.execute(name, this.prepare(name, input, options?.token), options) as Promise<CallResult<N>>;
-  }
-
-  /**
-   * Reads listParts page after page until `hasMore` is false or the consumer stops. A deadline
-   * in `options` bounds the whole walk; without one, each page gets its own of timeoutMs.
-   */
-  async *pages(query: PagesQuery = {}, options?: CallOptions): AsyncGenerator<PartsPage, void, undefined> {
-    let page = query.page ?? 1;
-    const pageSize = query.pageSize ?? PAGE_SIZE_MAX;
-    for (;;) {
-      const result = await this.call("listParts", { query: { page, pageSize, view: query.view } }, options);
-      yield { page, pageSize, items: result.items, hasMore: result.hasMore };
-      if (!result.hasMore) return;
-      if (result.items.length === 0) {
-        const { ctx } = this.prepare("listParts", {}, options?.token);
-        throw contractError(
-          ctx,
-          `page ${page} with no items but hasMore true (paging would never end)`,
-          1,
-          200,
-        );
-      }
-      page += 1;
-    }
+    return this.execute(name, this.prepare(name, input, options), options) as Promise<CallResult<N>>;
   }
 
   /**
@@ -250,7 +222,12 @@ export class PartsApiClient {
     return this.closed;
   }
 
-  private prepare<N extends EndpointName>(name: N, input: CallInput<N>, token: string | undefined): Prepared {
+  private prepare<N extends EndpointName>(
+    name: N,
+    input: CallInput<N>,
+    options: CallOptions | undefined,
+  ): Prepared {
+    const token = options?.token;
     const endpoint = endpoints[name];
     // expandPath throws "missing path parameter x" for a template value not given.
     const path = endpoint.path.includes("{") ? expandPath(endpoint.path, input.params ?? {}) : endpoint.path;
@@ -268,8 +245,9 @@ export class PartsApiClient {
         path,
         origin: this.origin,
         idempotent: endpoint.idempotent,
-        secret: token ?? this.token,
+        secrets: [token ?? this.token, ...(options?.secrets ?? [])],
       },
+      redactResult: options?.secrets !== undefined && options.secrets.length > 0,
       wirePath: this.basePath + path + query,
       headers,
       body: hasBody ? Buffer.from(JSON.stringify(input.body)) : undefined,
@@ -292,10 +270,12 @@ export class PartsApiClient {
       body: req.body,
     };
 
+    // Whether any attempt may have reached the API (a create that never did is safe to repeat).
+    let sent = false;
     for (let attempt = 1; ; attempt++) {
-      if (signal?.aborted) throw cancelledError(ctx, attempt - 1);
+      if (signal?.aborted) throw cancelledError(ctx, attempt - 1, sent);
       const remaining = deadline.remaining();
-      if (remaining <= 0) throw deadlineError(ctx, attempt - 1, Date.now() - startedAt);
+      if (remaining <= 0) throw deadlineError(ctx, attempt - 1, sent, Date.now() - startedAt);
       const limitedByDeadline = remaining <= this.attemptTimeoutMs;
       const t0 = performance.now();
       const logAttempt = (outcome: { status: number } | { failure: string }) =>
@@ -318,33 +298,31 @@ export class PartsApiClient {
           limitedByDeadline ? remaining : this.attemptTimeoutMs,
           signal,
         );
+        sent = true;
         logAttempt({ status: response.status });
         const { status } = response;
-        if (status >= 200 && status < 300) return this.parse(name, ctx, response, attempt);
+        if (status >= 200 && status < 300) {
+          const data = this.parse(name, req, response, attempt);
+          // The API accepted this caller's own token: from now on no log line may show it.
+          if (options?.token !== undefined && options.token !== this.token)
+            this.logger.addSecret(options.token);
+          return data;
+        }
         retryAfterMs = parseRetryAfter(response.headers["retry-after"]);
-        error = errorFromResponse(
-          ctx,
-          {
-            status,
-            statusText: response.statusText,
-            contentType: header(response, "content-type"),
-            location: header(response, "location"),
-            retryAfterMs,
-            body: response.body,
-          },
-          attempt,
-        );
+        error = errorFromResponse(ctx, { ...responseFacts(response), retryAfterMs }, attempt);
         retryable = isRetryableStatus(status, ctx.idempotent);
       } catch (failure) {
         if (!(failure instanceof AttemptFailure)) throw failure;
+        sent ||= failure.started;
         logAttempt({ failure: failure.kind });
-        if (failure.kind === "cancelled") throw cancelledError(ctx, attempt);
+        if (failure.kind === "cancelled") throw cancelledError(ctx, attempt, sent);
         if (failure.kind === "timeout" && limitedByDeadline) {
-          throw deadlineError(ctx, attempt, Date.now() - startedAt);
+          throw deadlineError(ctx, attempt, sent, Date.now() - startedAt);
         }
-        error = errorFromFailure(ctx, failure, attempt, this.limits);
+        error = errorFromFailure(ctx, failure, attempt, sent, this.limits);
         retryable =
           failure.kind !== "too_large" &&
+          failure.kind !== "malformed" &&
           !(error.code !== undefined && CLIENT_CLOSED.has(error.code)) &&
           (ctx.idempotent ||
             (!failure.started && (failure.kind === "network" || failure.kind === "timeout")));
@@ -364,48 +342,68 @@ export class PartsApiClient {
       try {
         await sleep(wait, signal);
       } catch {
-        throw cancelledError(ctx, attempt);
+        throw cancelledError(ctx, attempt, sent);
       }
     }
   }
 
-  private parse(name: EndpointName, ctx: RequestContext, response: RawResponse, attempt: number): unknown {
-    const { status, body } = response;
-    const contentType = header(response, "content-type");
-    if (body.length === 0) throw contractError(ctx, "with an empty body instead of JSON", attempt, status);
-    if (contentType !== undefined && !isJsonContentType(contentType)) {
-      const type = contentType.split(";")[0]?.trim();
-      const html = /^text\/html$/i.test(type ?? "") ? "an HTML page: " : "";
-      throw contractError(
-        ctx,
-        `with ${html}content-type ${type} instead of application/json`,
-        attempt,
-        status,
-      );
-    }
+  private parse(name: EndpointName, req: Prepared, response: RawResponse, attempt: number): unknown {
+    const { ctx } = req;
+    const { status } = response;
+    const facts = responseFacts(response);
+    const notJson = (detail = describeBody(facts, "record")) =>
+      contractError(ctx, `HTTP ${status} ${detail}`, attempt, status);
+    const { contentType } = facts;
+    if (facts.body.length === 0 || unaskedEncoding(facts) !== undefined) throw notJson();
+    if (contentType !== undefined && !isJsonContentType(contentType)) throw notJson();
     let data: unknown;
     try {
-      data = JSON.parse(body.toString("utf8"));
+      data = JSON.parse(facts.body.toString("utf8"));
     } catch {
-      throw contractError(ctx, "with a body that is not valid JSON (truncated or garbled)", attempt, status);
+      throw notJson();
     }
     const result = endpoints[name].response.safeParse(data);
-    if (result.success) return result.data;
+    if (result.success) return req.redactResult ? redactStrings(result.data, ctx.secrets) : result.data;
     const errorBody = asErrorBody(data);
     if (errorBody) throw errorFromErrorShape(ctx, status, errorBody, attempt);
     throw contractError(
       ctx,
-      `with a body that does not match the API's contract: ${describeIssues(result.error)}`,
+      `HTTP ${status} with a body that does not match the API's contract`,
       attempt,
       status,
+      contractIssues(result.error, ctx.secrets),
     );
   }
+}
+
+function responseFacts(response: RawResponse) {
+  return {
+    status: response.status,
+    contentType: header(response, "content-type"),
+    contentEncoding: header(response, "content-encoding"),
+    location: header(response, "location"),
+    body: response.body,
+  };
+}
+
+/** Every string of a parsed result, redacted: for calls that sent a secret the API might echo. */
+function redactStrings<T>(value: T, secrets: readonly string[]): T {
+  if (typeof value === "string") return redact(value, secrets) as T;
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, secrets)) as T;
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, redactStrings(item, secrets)]),
+    ) as T;
+  }
+  return value;
 }
 
 function headersFor(token: string, withBody: boolean): Record<string, string> {
   const headers: Record<string, string> = {
     authorization: `Bearer ${token}`,
     accept: "application/json",
+    // Said outright: an answer compressed anyway is reported by name, not as garbled JSON.
+    "accept-encoding": "identity",
     "user-agent": USER_AGENT,
   };
   if (withBody) headers["content-type"] = "application/json";

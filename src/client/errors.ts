@@ -1,8 +1,11 @@
-// The one error type of the client, and the factories that build it. Messages are for a person
-// (and the model): what was called, what happened, what to do. They never carry the token or a
-// query string: the path is the API path without its query, upstream texts are redacted.
+// The one error type of the client, and the factories that build it. An error carries facts:
+// what was called, what happened, how many attempts, what the API said. Its `message` is one
+// terse technical line for logs and tests; the words for people and models (what to do, which
+// setting to change, said right for each way of serving) are written once, in src/errors.ts.
+// Nothing here carries the token or a query string: the path is the API path without its query,
+// and every text that came from the upstream is redacted and made safe to print.
 import type { z } from "zod";
-import { redact } from "../log";
+import { escapeInvisible, redact } from "../log";
 
 export type PartsApiErrorKind =
   | "http"
@@ -13,85 +16,107 @@ export type PartsApiErrorKind =
   | "too_large"
   | "redirect";
 
-export interface PartsApiErrorInit {
-  kind: PartsApiErrorKind;
+/** One thing wrong with a response body, as the endpoint's schema found it. */
+export interface ContractIssue {
+  path: readonly (string | number)[];
   message: string;
+}
+
+export interface PartsApiErrorFacts {
+  kind: PartsApiErrorKind;
   method: string;
+  /** API path (`/v1/parts/p%2F1`), without base-URL prefix or query string. */
   path: string;
+  /** Attempts made, retries included (0 when the call's deadline was over before the first). */
   attempts: number;
+  /** Whether the request may have reached the API: some attempt was handed to a connected socket. */
+  sent: boolean;
+  /** HTTP status (for kind "http": the status the API declared, also in a 200's error body). */
   status?: number;
+  /** The `code` field of the API's error body; for a network failure, the socket error's code. */
   code?: string;
+  /** Seconds the API asked to wait (Retry-After, capped at one day), when it did. */
   retryAfterSeconds?: number;
+  /** The API's own `message`, redacted. */
   upstreamMessage?: string;
+  /**
+   * What was wrong, in a few technical words, when the API sent no message of its own: the body
+   * of a contract failure, the size of a refused response, the network failure, a non-JSON error
+   * page, a redirect's target host.
+   */
   detail?: string;
+  /** For a body that does not match the endpoint's schema: what the schema found. */
+  issues?: readonly ContractIssue[];
   cause?: unknown;
 }
 
-export class PartsApiError extends Error {
+export class PartsApiError extends Error implements PartsApiErrorFacts {
   override readonly name = "PartsApiError";
   readonly kind: PartsApiErrorKind;
-  /** HTTP status (for kind "http": the status the API declared, see `message`). */
-  readonly status?: number;
-  /** The `code` field of the API's error body, when it sent one. */
-  readonly code?: string;
   readonly method: string;
-  /** API path (`/v1/parts/p%2F1`), without base-URL prefix or query string. */
   readonly path: string;
-  /** Seconds the API asked to wait (Retry-After), when it did. */
-  readonly retryAfterSeconds?: number;
-  /** Attempts made, retries included. */
   readonly attempts: number;
-  /** The API's own `message`, redacted. */
+  readonly sent: boolean;
+  readonly status?: number;
+  readonly code?: string;
+  readonly retryAfterSeconds?: number;
   readonly upstreamMessage?: string;
-  /**
-   * What was wrong, in a few words, when the API sent no message of its own: the body of a
-   * contract failure ("HTTP 200 with a body that is not valid JSON (truncated or garbled)"), the
-   * size of a refused response, the network failure, a non-JSON error page, a redirect's target.
-   */
   readonly detail?: string;
+  readonly issues?: readonly ContractIssue[];
 
-  constructor(init: PartsApiErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.kind = init.kind;
-    this.method = init.method;
-    this.path = init.path;
-    this.attempts = init.attempts;
-    if (init.status !== undefined) this.status = init.status;
-    if (init.code !== undefined) this.code = init.code;
-    if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
-    if (init.upstreamMessage !== undefined) this.upstreamMessage = init.upstreamMessage;
-    if (init.detail !== undefined) this.detail = init.detail;
+  constructor(facts: PartsApiErrorFacts, message = technicalLine(facts)) {
+    super(message, facts.cause === undefined ? undefined : { cause: facts.cause });
+    this.kind = facts.kind;
+    this.method = facts.method;
+    this.path = facts.path;
+    this.attempts = facts.attempts;
+    this.sent = facts.sent;
+    if (facts.status !== undefined) this.status = facts.status;
+    if (facts.code !== undefined) this.code = facts.code;
+    if (facts.retryAfterSeconds !== undefined) this.retryAfterSeconds = facts.retryAfterSeconds;
+    if (facts.upstreamMessage !== undefined) this.upstreamMessage = facts.upstreamMessage;
+    if (facts.detail !== undefined) this.detail = facts.detail;
+    if (facts.issues !== undefined) this.issues = facts.issues;
   }
+}
+
+/** `GET /v1/parts/x: HTTP 404 NOT_FOUND: Part x not found (2 attempts)`. */
+function technicalLine(facts: PartsApiErrorFacts): string {
+  const status =
+    facts.status === undefined ? "" : `HTTP ${facts.status}${facts.code ? ` ${facts.code}` : ""}`;
+  const what =
+    facts.upstreamMessage !== undefined
+      ? `${status}: ${facts.upstreamMessage}`
+      : (facts.detail ?? (status || facts.kind));
+  const attempts = facts.attempts > 1 ? ` (${facts.attempts} attempts)` : "";
+  return `${facts.method} ${facts.path}: ${what}${attempts}`;
 }
 
 /** What the factories need to know about the request. */
 export interface RequestContext {
   method: string;
   path: string;
-  /** scheme://host[:port] of the API, for network messages. */
+  /** scheme://host[:port] of the API, for network details. */
   origin: string;
   idempotent: boolean;
-  /** Secrets to keep out of upstream texts (the token in use). */
-  secret: string;
+  /** Values to keep out of upstream texts: the token in use, a SAS URL's query. */
+  secrets: readonly string[];
 }
 
 export interface ResponseFacts {
   status: number;
-  statusText?: string | undefined;
   contentType?: string | undefined;
+  contentEncoding?: string | undefined;
   location?: string | undefined;
   retryAfterMs?: number | undefined;
   body: Buffer;
 }
 
 const MAX_UPSTREAM_TEXT = 500;
+const MAX_HEADER_TEXT = 80;
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
 export const isJsonContentType = (contentType: string): boolean => JSON_TYPE.test(contentType);
-
-const attemptsNote = (attempts: number) => (attempts > 1 ? ` (after ${attempts} attempts)` : "");
-
-const prefix = (ctx: RequestContext) => `${ctx.method} ${ctx.path}`;
 
 /** The API's error shape `{status, message, code?}`, loosely: any object with those field types. */
 export function asErrorBody(value: unknown): { status: number; message: string; code?: string } | undefined {
@@ -103,43 +128,47 @@ export function asErrorBody(value: unknown): { status: number; message: string; 
     : { status: v.status, message: v.message };
 }
 
-function cleanUpstream(text: string, ctx: RequestContext): string {
-  const oneLine = redact(text, [ctx.secret]).replace(/\s+/g, " ").trim();
-  return oneLine.length > MAX_UPSTREAM_TEXT ? `${oneLine.slice(0, MAX_UPSTREAM_TEXT)}…` : oneLine;
+/** Text from the upstream, fit for a message: redacted, controls escaped, one line, bounded. */
+export function cleanUpstream(text: string, secrets: readonly string[], max = MAX_UPSTREAM_TEXT): string {
+  const oneLine = escapeInvisible(redact(text, secrets)).replace(/\s+/g, " ").trim();
+  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
 }
 
-function statusHint(status: number, ctx: RequestContext, retryAfterSeconds: number | undefined): string {
-  if (status === 401)
-    return "The access token was not accepted: check PARTS_API_TOKEN and that it belongs to the selected PARTS_API_ENV.";
-  if (status === 403) return "The access token is not allowed to do this.";
-  if (status === 404)
-    return "Nothing exists under this id or code: check it (list or search tools give valid values).";
-  if (status === 400 || status === 422)
-    return "The API rejected the request as invalid: check the arguments.";
-  if (status === 409) return "The request conflicts with the current state of the resource.";
-  if (status === 429) {
-    return retryAfterSeconds === undefined
-      ? "The API is rate limiting requests: wait a little before trying again."
-      : `The API is rate limiting requests: try again in ${retryAfterSeconds} s.`;
-  }
-  if (status >= 500) {
-    return ctx.idempotent
-      ? "The API failed: try again later."
-      : "This request is not retried automatically, since repeating it could apply it twice: check whether it took effect before trying again.";
-  }
-  return "";
+/** A content encoding other than identity: the client asks for none and decodes none. */
+export function unaskedEncoding(facts: { contentEncoding?: string | undefined }): string | undefined {
+  const encoding = facts.contentEncoding?.trim();
+  if (!encoding || /^identity$/i.test(encoding)) return undefined;
+  return cleanUpstream(encoding, [], MAX_HEADER_TEXT);
 }
 
-function describeNonErrorBody(facts: ResponseFacts): string {
-  const text =
-    facts.body.length === 0 ? "" : facts.body.toString("utf8", 0, Math.min(facts.body.length, 512));
-  if (text.trim() === "") return "with an empty body";
-  if ((facts.contentType ?? "").toLowerCase().startsWith("text/html") || /^\s*</.test(text)) {
-    return "with an HTML page instead of the API's JSON error";
+const mediaType = (contentType: string) =>
+  cleanUpstream(contentType.split(";")[0] ?? "", [], MAX_HEADER_TEXT);
+
+const isGzip = (body: Buffer) => body.length >= 2 && body[0] === 0x1f && body[1] === 0x8b;
+
+/** What a body that is not the expected JSON is, in a few words (after "HTTP 200 "). */
+export function describeBody(facts: ResponseFacts, expected: "record" | "error"): string {
+  const encoding = unaskedEncoding(facts);
+  if (encoding !== undefined)
+    return `with a body encoded as ${encoding} (Content-Encoding), which was not asked for`;
+  const text = facts.body.toString("utf8", 0, Math.min(facts.body.length, 512));
+  if (text.trim() === "")
+    return expected === "record" ? "with an empty body instead of JSON" : "with an empty body";
+  if (isGzip(facts.body)) return "with gzip-compressed data and no Content-Encoding header";
+  const type = facts.contentType;
+  if ((type ?? "").toLowerCase().startsWith("text/html") || /^\s*</.test(text)) {
+    return expected === "record"
+      ? `with an HTML page (content-type ${type ? mediaType(type) : "none"}) instead of JSON`
+      : "with an HTML page instead of the API's JSON error";
   }
-  if (facts.contentType && isJsonContentType(facts.contentType))
-    return "with a JSON body that is not the API's error shape";
-  return `with a ${facts.contentType ? `${facts.contentType.split(";")[0]} ` : ""}body that is not the API's JSON error`;
+  if (type !== undefined && !isJsonContentType(type)) {
+    return expected === "record"
+      ? `with content-type ${mediaType(type)} instead of application/json`
+      : `with a ${mediaType(type)} body that is not the API's JSON error`;
+  }
+  return expected === "record"
+    ? "with a body that is not valid JSON (truncated or garbled)"
+    : "with a JSON body that is not the API's error shape";
 }
 
 /**
@@ -153,36 +182,34 @@ export function errorFromResponse(
 ): PartsApiError {
   const { status } = facts;
   if (status >= 300 && status < 400) return redirectError(ctx, facts, attempts);
-
   const retryAfterSeconds =
     facts.retryAfterMs === undefined ? undefined : Math.ceil(facts.retryAfterMs / 1000);
-  let parsed: unknown;
-  if (facts.body.length > 0) {
-    try {
-      parsed = JSON.parse(facts.body.toString("utf8"));
-    } catch {
-      parsed = undefined;
-    }
-  }
-  const errorBody = asErrorBody(parsed);
-  const upstreamMessage = errorBody ? cleanUpstream(errorBody.message, ctx) : undefined;
-  const code = errorBody?.code === undefined ? undefined : cleanUpstream(errorBody.code, ctx);
-  const label = `HTTP ${status}${code ? ` ${code}` : ""}`;
-  const nonErrorBody = errorBody ? undefined : describeNonErrorBody(facts);
-  const what = nonErrorBody === undefined ? `: ${upstreamMessage}` : ` ${nonErrorBody}`;
-  const hint = statusHint(status, ctx, retryAfterSeconds);
+  const errorBody = unaskedEncoding(facts) === undefined ? asErrorBody(parseJson(facts.body)) : undefined;
+  const upstreamMessage = errorBody ? cleanUpstream(errorBody.message, ctx.secrets) : undefined;
+  const code =
+    errorBody?.code === undefined ? undefined : cleanUpstream(errorBody.code, ctx.secrets, MAX_HEADER_TEXT);
   return new PartsApiError({
     kind: "http",
-    message: `${prefix(ctx)} failed with ${label}${what}${attemptsNote(attempts)}.${hint ? ` ${hint}` : ""}`,
     method: ctx.method,
     path: ctx.path,
     attempts,
+    sent: true,
     status,
     ...(code === undefined ? {} : { code }),
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-    ...(upstreamMessage === undefined ? {} : { upstreamMessage }),
-    ...(nonErrorBody === undefined ? {} : { detail: `HTTP ${status} ${nonErrorBody}` }),
+    ...(upstreamMessage === undefined
+      ? { detail: `HTTP ${status} ${describeBody(facts, "error")}` }
+      : { upstreamMessage }),
   });
+}
+
+function parseJson(body: Buffer): unknown {
+  if (body.length === 0) return undefined;
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    return undefined;
+  }
 }
 
 /** A 2xx whose body is the API's error shape: an error, reported with the status the body declares. */
@@ -192,18 +219,22 @@ export function errorFromErrorShape(
   body: { status: number; message: string; code?: string },
   attempts: number,
 ): PartsApiError {
-  const upstreamMessage = cleanUpstream(body.message, ctx);
-  const code = body.code === undefined ? undefined : cleanUpstream(body.code, ctx);
-  return new PartsApiError({
+  const upstreamMessage = cleanUpstream(body.message, ctx.secrets);
+  const code = body.code === undefined ? undefined : cleanUpstream(body.code, ctx.secrets, MAX_HEADER_TEXT);
+  const facts: PartsApiErrorFacts = {
     kind: "http",
-    message: `${prefix(ctx)} failed: the API answered HTTP ${wireStatus} with an error body (status ${body.status}${code ? ` ${code}` : ""}): ${upstreamMessage}.`,
     method: ctx.method,
     path: ctx.path,
     attempts,
+    sent: true,
     status: body.status,
     ...(code === undefined ? {} : { code }),
     upstreamMessage,
-  });
+  };
+  return new PartsApiError(
+    facts,
+    `${ctx.method} ${ctx.path}: HTTP ${wireStatus} carrying an error body: ${body.status}${code ? ` ${code}` : ""}: ${upstreamMessage}`,
+  );
 }
 
 function redirectError(ctx: RequestContext, facts: ResponseFacts, attempts: number): PartsApiError {
@@ -211,56 +242,61 @@ function redirectError(ctx: RequestContext, facts: ResponseFacts, attempts: numb
   if (facts.location) {
     try {
       const url = new URL(facts.location, ctx.origin);
-      target = url.origin === ctx.origin ? " to another path of the same host" : ` to ${url.host}`;
+      target =
+        url.origin === ctx.origin
+          ? " to another path of the same host"
+          : ` to ${cleanUpstream(url.host, [])}`;
     } catch {
       target = " to an unreadable location";
     }
   }
   return new PartsApiError({
     kind: "redirect",
-    message: `${prefix(ctx)} was answered with a redirect (HTTP ${facts.status})${target}; redirects are not followed, so the access token was not sent there and that host was not contacted. Check the API base URL.`,
     method: ctx.method,
     path: ctx.path,
     attempts,
+    sent: true,
     status: facts.status,
-    detail: `HTTP ${facts.status}${target}`,
+    detail: `HTTP ${facts.status}${target}, not followed`,
   });
 }
 
 /** A success status with a body that is not the expected record (not JSON, wrong shape). */
 export function contractError(
   ctx: RequestContext,
-  problem: string,
+  detail: string,
   attempts: number,
-  status: number,
+  status: number | undefined,
+  issues?: readonly ContractIssue[],
 ): PartsApiError {
   return new PartsApiError({
     kind: "contract",
-    message: `${prefix(ctx)}: the API answered HTTP ${status} ${problem}; this is a fault of the API (or of a proxy before it), not of the request.`,
     method: ctx.method,
     path: ctx.path,
     attempts,
-    status,
-    detail: `HTTP ${status} ${problem}`,
+    sent: true,
+    ...(status === undefined ? {} : { status }),
+    detail,
+    ...(issues === undefined ? {} : { issues }),
   });
 }
 
-/** `items[3].title: expected string, received number` for the first few issues of a zod error. */
-export function describeIssues(error: z.ZodError, max = 3): string {
-  const issues = error.issues;
-  const parts = issues.slice(0, max).map((issue) => {
-    let path = "";
-    for (const key of issue.path) {
-      path += typeof key === "number" ? `[${key}]` : path === "" ? String(key) : `.${String(key)}`;
-    }
-    const message = issue.message.replace(/^Invalid input: /, "");
-    return `${path || "(root)"}: ${message}`;
-  });
-  const more = issues.length > max ? ` (and ${issues.length - max} more)` : "";
-  return `${parts.join("; ")}${more}`;
+/** The issues of a zod error as facts: paths and messages, upstream text made safe to print. */
+export function contractIssues(error: z.ZodError, secrets: readonly string[]): ContractIssue[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map((key) =>
+      typeof key === "number" ? key : cleanUpstream(String(key), secrets, MAX_HEADER_TEXT),
+    ),
+    message: cleanUpstream(issue.message, secrets),
+  }));
 }
 
-export type FailureKind = "network" | "timeout" | "cancelled" | "too_large";
+/**
+ * How an attempt ended without a usable response: the transport's account. "malformed" is an
+ * answer that is not valid HTTP (headers too large, a garbled status line): a fault of the
+ * upstream that repeating would not cure.
+ */
+export type FailureKind = "network" | "timeout" | "cancelled" | "too_large" | "malformed";
 
 /** An attempt that ended without a response: what the transport reports. */
 export class AttemptFailure extends Error {
@@ -268,7 +304,7 @@ export class AttemptFailure extends Error {
     readonly kind: FailureKind,
     /** Whether the request had been handed to a connected socket (bytes may have been written). */
     readonly started: boolean,
-    /** The undici/socket error behind a network failure. */
+    /** The undici/socket error behind a network or malformed failure. */
     override readonly cause?: unknown,
     /** For too_large: the declared or counted size. */
     readonly bytes?: number,
@@ -290,7 +326,6 @@ const NETWORK_TEXT: Record<string, string> = {
   UND_ERR_CLOSED: "the client was closed (the server is shutting down)",
   UND_ERR_DESTROYED: "the client was closed (the server is shutting down)",
   UND_ERR_RES_CONTENT_LENGTH_MISMATCH: "the response ended before its announced length",
-  UND_ERR_HEADERS_OVERFLOW: "the response headers were too large",
   CERT_HAS_EXPIRED: "the server's TLS certificate has expired",
   ERR_TLS_CERT_ALTNAME_INVALID: "the server's TLS certificate does not match its host name",
   DEPTH_ZERO_SELF_SIGNED_CERT: "the server's TLS certificate is self-signed",
@@ -302,75 +337,88 @@ export function networkErrorCode(cause: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
+/** undici's errors for an answer that is not valid HTTP/1.1. */
+export function isMalformedResponse(cause: unknown): boolean {
+  return (
+    networkErrorCode(cause) === "UND_ERR_HEADERS_OVERFLOW" ||
+    (cause instanceof Error && cause.name === "HTTPParserError")
+  );
+}
+
+function malformedDetail(cause: unknown): string {
+  if (networkErrorCode(cause) === "UND_ERR_HEADERS_OVERFLOW")
+    return "a response whose headers are too many or too large (over 16 KiB)";
+  const reason = cause instanceof Error ? /\(([^)]*)\)\s*$/.exec(cause.message)?.[1] : undefined;
+  return `a response that is not valid HTTP/1.1${reason ? ` (${cleanUpstream(reason, [], MAX_HEADER_TEXT)})` : ""}`;
+}
+
 export function errorFromFailure(
   ctx: RequestContext,
   failure: AttemptFailure,
   attempts: number,
+  sent: boolean,
   limits: { attemptTimeoutMs: number; maxResponseBytes: number },
 ): PartsApiError {
-  const base = { method: ctx.method, path: ctx.path, attempts, cause: failure.cause };
-  const p = prefix(ctx);
-  const n = attemptsNote(attempts);
+  const base = { method: ctx.method, path: ctx.path, attempts, sent, cause: failure.cause };
   switch (failure.kind) {
-    case "too_large": {
-      const size = `the response${failure.bytes ? ` (${failure.bytes} bytes or more)` : ""} is larger than the limit of ${limits.maxResponseBytes} bytes`;
+    case "too_large":
       return new PartsApiError({
         ...base,
         kind: "too_large",
-        message: `${p}: ${size} and was not read; ask for less (smaller pages, fewer ids) or raise PARTS_API_MAX_RESPONSE_BYTES.`,
-        detail: size,
+        detail: `the response${failure.bytes ? ` (${failure.bytes} bytes or more)` : ""} is larger than the limit of ${limits.maxResponseBytes} bytes`,
       });
-    }
-    case "timeout": {
-      const unsure = ctx.idempotent
-        ? " Try again later, or raise PARTS_API_ATTEMPT_TIMEOUT_MS."
-        : " The request may or may not have taken effect: check before trying again.";
+    case "malformed":
+      return new PartsApiError({ ...base, kind: "contract", detail: malformedDetail(failure.cause) });
+    case "timeout":
       return new PartsApiError({
         ...base,
         kind: "timeout",
-        message: `${p}: no complete answer from ${ctx.origin} within ${limits.attemptTimeoutMs} ms${n}.${unsure}`,
+        detail: `no complete answer from ${ctx.origin} within the attempt limit of ${limits.attemptTimeoutMs} ms`,
       });
-    }
     case "cancelled":
-      return cancelledError(ctx, attempts);
+      return cancelledError(ctx, attempts, sent);
     default: {
       const code = networkErrorCode(failure.cause);
       const text = (code && NETWORK_TEXT[code]) ?? "the request failed";
-      const unsure =
-        code === "UND_ERR_CLOSED" || code === "UND_ERR_DESTROYED"
-          ? ""
-          : ctx.idempotent || !failure.started
-            ? " Check the API base URL and the network, or try again later."
-            : " The request had been sent, so it may have taken effect: check before trying again.";
-      return new PartsApiError({
-        ...base,
-        kind: "network",
-        ...(code === undefined ? {} : { code }),
-        message: `${p}: could not get an answer from ${ctx.origin}: ${text}${code ? ` (${code})` : ""}${n}.${unsure}`,
-        detail: text,
-      });
+      return new PartsApiError(
+        {
+          ...base,
+          kind: "network",
+          ...(code === undefined ? {} : { code }),
+          detail: text,
+          cause: failure.cause,
+        },
+        `${ctx.method} ${ctx.path}: no answer from ${ctx.origin}: ${text}${code ? ` (${code})` : ""}${attempts > 1 ? ` (${attempts} attempts)` : ""}`,
+      );
     }
   }
 }
 
-export function cancelledError(ctx: RequestContext, attempts: number): PartsApiError {
+export function cancelledError(ctx: RequestContext, attempts: number, sent: boolean): PartsApiError {
   return new PartsApiError({
     kind: "cancelled",
-    message: `${prefix(ctx)}: cancelled by the client.`,
     method: ctx.method,
     path: ctx.path,
     attempts,
+    sent,
+    detail: "cancelled by the client",
   });
 }
 
-export function deadlineError(ctx: RequestContext, attempts: number, waitedMs: number): PartsApiError {
+export function deadlineError(
+  ctx: RequestContext,
+  attempts: number,
+  sent: boolean,
+  waitedMs: number,
+): PartsApiError {
   const tried =
     attempts === 0 ? "before any attempt" : attempts === 1 ? "over 1 attempt" : `over ${attempts} attempts`;
   return new PartsApiError({
     kind: "timeout",
-    message: `${prefix(ctx)}: no answer within the time allowed for this call (waited ${Math.round(waitedMs)} ms ${tried}). The API at ${ctx.origin} is slow or unreachable: try again later, or raise PARTS_API_TIMEOUT_MS.${ctx.idempotent || attempts === 0 ? "" : " The request may or may not have taken effect: check before trying again."}`,
     method: ctx.method,
     path: ctx.path,
     attempts,
+    sent,
+    detail: `the call's deadline passed (waited ${Math.round(waitedMs)} ms ${tried})`,
   });
 }

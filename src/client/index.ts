@@ -6,10 +6,8 @@ export {
   type CallOptions,
   type CallResult,
   type ClientOptions,
-  type PagesQuery,
   PartsApiClient,
-  type PartsPage,
 } from "./client";
 export { createDeadline, type Deadline } from "./deadline";
-export { PartsApiError, type PartsApiErrorKind } from "./errors";
-export { type BackoffOptions, DEFAULT_BACKOFF, RETRYABLE_STATUSES } from "./retry";
+export { type ContractIssue, PartsApiError, type PartsApiErrorFacts, type PartsApiErrorKind } from "./errors";
+export type { BackoffOptions } from "./retry";

@@ -3,11 +3,10 @@
 // the attempt's time limit with one timer, and aborts on the caller's signal; aborting a request
 // in flight destroys its socket, so the server sees the connection close.
 import type { Dispatcher } from "undici";
-import { AttemptFailure } from "./errors";
+import { AttemptFailure, isMalformedResponse } from "./errors";
 
 export interface RawResponse {
   status: number;
-  statusText: string | undefined;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
 }
@@ -27,7 +26,6 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
   private started = false;
   private done = false;
   private status = 0;
-  private statusText: string | undefined;
   private headers: RawResponse["headers"] = {};
   private chunks: Buffer[] = [];
   private size = 0;
@@ -61,11 +59,9 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
     controller: Dispatcher.DispatchController,
     statusCode: number,
     headers: Record<string, string | string[] | undefined>,
-    statusMessage?: string,
   ): void {
     if (this.done || statusCode < 200) return; // 1xx informational: the real head follows
     this.status = statusCode;
-    this.statusText = statusMessage;
     this.headers = headers;
     const length = headers["content-length"];
     if (typeof length === "string") {
@@ -92,12 +88,12 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
     const { chunks } = this;
     const body =
       chunks.length === 1 ? (chunks[0] as Buffer) : chunks.length === 0 ? EMPTY : Buffer.concat(chunks);
-    this.resolve({ status: this.status, statusText: this.statusText, headers: this.headers, body });
+    this.resolve({ status: this.status, headers: this.headers, body });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     if (this.done) return;
-    this.fail(new AttemptFailure("network", this.started, error));
+    this.fail(new AttemptFailure(isMalformedResponse(error) ? "malformed" : "network", this.started, error));
   }
 
   private finish(): void {

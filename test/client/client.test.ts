@@ -1,11 +1,11 @@
-// Requests as the API sees them (headers, paths, query, base-URL prefix), paging, batch gets,
-// and what the client logs.
+// Requests as the API sees them (headers, paths, query, base-URL prefix), batch gets, and what
+// the client logs.
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { PartsApiClient } from "../../src/client";
 import { createLogger } from "../../src/log";
-import { type Api, failure, logLines, makeClient, startApi } from "./harness";
+import { type Api, failure, logLines, makeClient, allParts as readAllParts, startApi } from "./harness";
 
 let api: Api;
 let client: PartsApiClient;
@@ -14,8 +14,7 @@ let allParts: { id: string }[];
 beforeAll(async () => {
   api = await startApi();
   client = makeClient(api);
-  allParts = [];
-  for await (const page of client.pages({ pageSize: 50 })) allParts.push(...page.items);
+  allParts = await readAllParts(client);
 });
 afterEach(() => {
   api.faults.clear();
@@ -32,6 +31,7 @@ describe("headers", () => {
     const headers = api.stats.lastHeaders("getPart")!;
     expect(headers.authorization).toBe(`Bearer ${api.demoToken}`);
     expect(headers.accept).toBe("application/json");
+    expect(headers["accept-encoding"]).toBe("identity");
     expect(headers["content-type"]).toBeUndefined();
   });
 
@@ -52,11 +52,19 @@ describe("headers", () => {
     expect(api.stats.lastHeaders("getPart")!.authorization).toBe(`Bearer ${other}`);
   });
 
-  it("a wrong token is a 401 that tells what to check, without the token", async () => {
+  it("a wrong token is a 401 with the API's facts, without the token", async () => {
     const bad = makeClient(api, { token: "not-the-right-token-0123456789" });
     const error = await failure(bad.call("getPart", { params: { id: allParts[0]!.id } }));
-    expect(error).toMatchObject({ kind: "http", status: 401, attempts: 1 });
-    expect(error.message).toContain("PARTS_API_TOKEN");
+    expect(error).toMatchObject({
+      kind: "http",
+      status: 401,
+      attempts: 1,
+      sent: true,
+      code: "unauthenticated",
+    });
+    expect(error.message).toBe(
+      `GET /v1/parts/${allParts[0]!.id}: HTTP 401 unauthenticated: ${error.upstreamMessage}`,
+    );
     expect(error.message).not.toContain("not-the-right-token");
     await bad.close();
   });
@@ -149,49 +157,6 @@ describe("base URL with a path prefix, and the query string", () => {
   });
 });
 
-describe("pages", () => {
-  it("walks every page until hasMore is false", async () => {
-    expect(allParts.length).toBeGreaterThan(2);
-    const pages: { page: number; pageSize: number; count: number; hasMore: boolean }[] = [];
-    const ids: string[] = [];
-    for await (const page of client.pages({ pageSize: 2 })) {
-      pages.push({
-        page: page.page,
-        pageSize: page.pageSize,
-        count: page.items.length,
-        hasMore: page.hasMore,
-      });
-      ids.push(...page.items.map((p) => p.id));
-    }
-    expect(ids).toEqual(allParts.map((p) => p.id));
-    expect(pages.length).toBe(Math.ceil(allParts.length / 2));
-    expect(pages.map((p) => p.page)).toEqual(pages.map((_, i) => i + 1));
-    expect(pages.every((p) => p.pageSize === 2)).toBe(true);
-    expect(pages.at(-1)!.hasMore).toBe(false);
-    expect(pages.slice(0, -1).every((p) => p.hasMore)).toBe(true);
-    expect(api.stats.requests("listParts")).toBe(pages.length);
-  });
-
-  it("stops when the consumer stops, and can start at a later page", async () => {
-    for await (const page of client.pages({ pageSize: 2, page: 2 })) {
-      expect(page.page).toBe(2);
-      expect(page.items[0]!.id).toBe(allParts[2]!.id);
-      break;
-    }
-    expect(api.stats.requests("listParts")).toBe(1);
-  });
-
-  it("a failing page ends the iteration with the error", async () => {
-    api.faults.add({ endpoint: "listParts", action: { kind: "status", status: 404 }, times: 1 });
-    const iterate = async () => {
-      for await (const _ of client.pages({ pageSize: 2 })) {
-        // nothing
-      }
-    };
-    await expect(iterate()).rejects.toMatchObject({ kind: "http", status: 404 });
-  });
-});
-
 describe("batchGet", () => {
   it("de-duplicates, chunks, restores the caller's order and reports missing keys", async () => {
     const small = makeClient(api, { batchSize: 2 });
@@ -279,6 +244,21 @@ describe("logging", () => {
     await c.close();
   });
 
+  // Issue 13, item 4: a per-user token is redacted from the logs only once the API accepted it,
+  // so that what an unauthenticated caller sends cannot change anyone's log lines.
+  it("a per-call token the API accepted becomes a log secret; a refused one does not", async () => {
+    const lines: string[] = [];
+    const c = makeClient(api, { logger: createLogger({ level: "info", write: (line) => lines.push(line) }) });
+    const accepted = api.accounts[1]!.token;
+    const refused = "pat_refused_by_the_api_00000";
+    await c.call("listParts", { query: { pageSize: 1 } }, { token: accepted });
+    await failure(c.call("getPart", { params: { id: allParts[0]!.id } }, { token: refused }));
+    const logger = (c as unknown as { logger: { info(msg: string): void } }).logger;
+    logger.info(`${accepted} ${refused}`);
+    expect(JSON.parse(lines.at(-1)!).msg).toBe(`[REDACTED] ${refused}`);
+    await c.close();
+  });
+
   it("nothing any client logged in this file contains the token", () => {
     expect(logLines.length).toBeGreaterThan(5);
     for (const line of logLines) {
@@ -290,11 +270,9 @@ describe("logging", () => {
 
 async function discoverIds(): Promise<{ criticalities: string[]; categories: string[] }> {
   const ids = { criticalities: new Set<string>(), categories: new Set<string>() };
-  for await (const page of client.pages({ pageSize: 50 })) {
-    for (const part of page.items) {
-      for (const id of part.criticalityIds ?? []) ids.criticalities.add(id);
-      for (const id of part.categoryIds ?? []) ids.categories.add(id);
-    }
+  for (const part of await readAllParts(client)) {
+    for (const id of part.criticalityIds ?? []) ids.criticalities.add(id);
+    for (const id of part.categoryIds ?? []) ids.categories.add(id);
   }
   expect(ids.criticalities.size).toBeGreaterThanOrEqual(2);
   expect(ids.categories.size).toBeGreaterThanOrEqual(1);
