@@ -10,8 +10,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type EmbeddedApi, type FaultRule, startEmbeddedApi } from "../src/embedded";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { type FaultRule, startTestApi, type TestApi } from "../src/embedded/testing";
 import { repoRoot, startServer, textOf } from "../test/support/mcp-server";
 
 export interface SoakOptions {
@@ -66,7 +66,7 @@ export interface SoakReport {
 type ReadCall = { name: string; arguments: Record<string, unknown> };
 
 /** The reads: every read tool that makes exactly one upstream request per call (cache off). */
-function readMix(api: EmbeddedApi): ReadCall[] {
+function readMix(api: TestApi): ReadCall[] {
   const { store } = api;
   const org = api.accounts[0]?.orgId ?? "";
   const parts = store
@@ -137,7 +137,7 @@ async function pool(count: number, concurrency: number, task: (i: number) => Pro
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const say = options.progress ?? (() => {});
   const deadlineMs = 30_000;
-  const api = await startEmbeddedApi({ faultSeed: options.seed ?? 0xfa17 });
+  const api = await startTestApi({ faultSeed: options.seed ?? 0xfa17 });
   const server = await startServer({
     sharedApi: api,
     env: {
@@ -164,7 +164,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       let result: CallToolResult | undefined;
       let thrown: unknown;
       try {
-        result = (await server.client.callTool(call, undefined, {
+        result = (await server.client.callTool(call, {
           timeout: deadlineMs + 10_000,
         })) as CallToolResult;
       } catch (error) {
@@ -197,9 +197,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const createsBefore = api.stats.requests("createPart");
     await pool(options.creates, options.concurrency, async (i) => {
       const title = `soak ${runId} part ${i}`;
-      const result = (await server.client.callTool({ name: "create_part", arguments: { title } }, undefined, {
-        timeout: deadlineMs + 10_000,
-      })) as CallToolResult;
+      const result = (await server.client.callTool(
+        { name: "create_part", arguments: { title } },
+        {
+          timeout: deadlineMs + 10_000,
+        },
+      )) as CallToolResult;
       outcomes.push({ title, ok: !result.isError, text: textOf(result) });
     });
     api.faults.clear();

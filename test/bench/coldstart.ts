@@ -1,150 +1,125 @@
-// 2. Cold start: from spawning `node dist/parts-mcp.js` (as mcp.json does) to the `initialize`
-// result, and to the first tool result. The client here is a bare pipe, not the SDK, so that only
-// the server's time is counted: the initialize request is written at once (it waits in the pipe
-// until the server reads it, as with a real client), the first tool call right after the result.
-
-import { spawn } from "node:child_process";
+// 2. Cold start, beside the minimal SDK server: from spawning the process to its first answer (the
+// `initialize` result in the 2025 era, the `server/discover` result in the 2026 era), and to the
+// first get_part result. The client is a bare pipe (test/bench/rpc.ts), so only the servers' time
+// counts: the opening request is written at once and waits in the pipe until the server reads it,
+// as with a real client. Spawns alternate between the two servers, era by era, so that both see
+// the same machine.
 import type { EmbeddedApi } from "../../src/embedded";
 import {
-  exited,
+  checkRatio,
   externalApiEnv,
+  MINIMAL_SERVER,
+  minimalSpec,
   ms,
+  oursSpec,
   type Report,
-  repoRoot,
-  serverCommand,
+  round,
+  type Summary,
   summarize,
-  track,
-  withTimeout,
+  times,
 } from "./lib";
+import { ERAS, type Era, RpcSession, type ServerSpec } from "./rpc";
 
-export const SPAWNS = 20;
-
-const initialize = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "parts-mcp-bench", version: "1.0.0" },
-  },
-};
+export const SPAWNS = 10;
 
 export interface StartSample {
-  initializeMs: number;
+  firstAnswerMs: number;
   firstToolMs: number;
 }
 
-/** One spawn: times to the initialize result and to the first get_part result. */
-export async function coldStartOnce(
-  env: Record<string, string>,
-  partId: string,
-  nodeArgs: string[] = [],
-  script?: string,
-  firstCall = true,
-): Promise<StartSample> {
-  const { command, args, env: baseEnv } = serverCommand();
-  const t0 = performance.now();
-  const child = track(
-    spawn(command, [...nodeArgs, ...(script ? [script] : args)], {
-      cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? "", ...baseEnv, ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    }),
-  );
-  child.stderr.resume();
-  const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
-  send(initialize);
-  let initializeMs = 0;
-  let buffer = "";
-  const done = new Promise<number>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`server exited (${code}) before answering`)));
-    child.stdout.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString("utf8");
-      for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        const message = JSON.parse(line) as { id?: number; result?: { isError?: boolean }; error?: unknown };
-        if (message.id === 1) {
-          initializeMs = performance.now() - t0;
-          if (message.error) reject(new Error(`initialize failed: ${JSON.stringify(message.error)}`));
-          if (!firstCall) resolve(initializeMs);
-          send({ jsonrpc: "2.0", method: "notifications/initialized" });
-          send({
-            jsonrpc: "2.0",
-            id: 2,
-            method: "tools/call",
-            params: { name: "get_part", arguments: { id: partId } },
-          });
-        } else if (message.id === 2) {
-          if (message.error || message.result?.isError) reject(new Error(`first call failed: ${line}`));
-          resolve(performance.now() - t0);
-        }
-      }
-    });
-  });
+/** One spawn: times to the first answer and to the first get_part result. */
+export async function coldStartOnce(spec: ServerSpec, era: Era, partId: string): Promise<StartSample> {
+  const session = await RpcSession.start(spec, era);
   try {
-    const firstToolMs = await withTimeout(done, 10_000, "cold start");
-    return { initializeMs, firstToolMs };
+    const result = await session.call("get_part", { id: partId });
+    const firstToolMs = performance.now() - session.spawnedAt;
+    if (result.isError) throw new Error(`${spec.label}: first get_part failed: ${JSON.stringify(result)}`);
+    return { firstAnswerMs: session.firstAnswerMs, firstToolMs };
   } finally {
-    child.stdin.end();
-    await exited(child);
+    await session.kill();
   }
 }
 
-export async function coldStarts(
-  env: Record<string, string>,
-  partId: string,
-  count = SPAWNS,
-  nodeArgs: string[] = [],
-  script?: string,
-) {
-  await coldStartOnce(env, partId, nodeArgs, script); // warms the file cache, not counted
-  const samples: StartSample[] = [];
-  for (let i = 0; i < count; i++) samples.push(await coldStartOnce(env, partId, nodeArgs, script));
-  return {
-    initialize: summarize(samples.map((s) => s.initializeMs)),
-    firstTool: summarize(samples.map((s) => s.firstToolMs)),
-  };
+const summary = (samples: StartSample[]) => ({
+  firstAnswer: summarize(samples.map((s) => s.firstAnswerMs)),
+  firstTool: summarize(samples.map((s) => s.firstToolMs)),
+});
+
+export interface ColdStartResult {
+  era: Era;
+  ours: { firstAnswer: Summary; firstTool: Summary };
+  minimal: { firstAnswer: Summary; firstTool: Summary };
 }
 
 export async function benchColdStart(report: Report, api: EmbeddedApi, partId: string, ownPartId: string) {
-  // Alternated spawn by spawn, so that both see the same machine; one unmeasured spawn each first.
-  const external = externalApiEnv(api);
-  await coldStartOnce({}, ownPartId);
-  await coldStartOnce(external, partId);
-  const ownSamples: StartSample[] = [];
-  const externalSamples: StartSample[] = [];
-  for (let i = 0; i < SPAWNS; i++) {
-    ownSamples.push(await coldStartOnce({}, ownPartId));
-    externalSamples.push(await coldStartOnce(external, partId));
+  const ours = oursSpec(externalApiEnv(api));
+  const minimal = minimalSpec(api);
+  // mcp.json as shipped: no API configured, so the embedded sample API starts in the process.
+  const ownApi = oursSpec();
+  const samples = new Map<string, StartSample[]>();
+  const add = (key: string, sample: StartSample) => samples.set(key, [...(samples.get(key) ?? []), sample]);
+  for (const era of ERAS) {
+    await coldStartOnce(ours, era, partId); // warms the file cache: not counted
+    await coldStartOnce(minimal, era, partId);
   }
-  const summary = (samples: StartSample[]) => ({
-    initialize: summarize(samples.map((s) => s.initializeMs)),
-    firstTool: summarize(samples.map((s) => s.firstToolMs)),
-  });
-  const own = summary(ownSamples);
-  const externalResult = summary(externalSamples);
-  const how = `median of ${SPAWNS} spawns of \`node dist/parts-mcp.js\` (mcp.json env), bare-pipe client, the two kinds alternated, one unmeasured spawn of each first`;
-  for (const [label, r] of [
-    ["own embedded API", own],
-    ["external API", externalResult],
-  ] as const) {
+  for (let i = 0; i < SPAWNS; i++) {
+    for (const era of ERAS) {
+      // Which server goes first alternates too.
+      const pair = i % 2 === 0 ? (["ours", "minimal"] as const) : (["minimal", "ours"] as const);
+      for (const who of pair)
+        add(`${who} ${era}`, await coldStartOnce(who === "ours" ? ours : minimal, era, partId));
+    }
+    add("own", await coldStartOnce(ownApi, "2025-11-25", ownPartId));
+  }
+
+  const results: ColdStartResult[] = ERAS.map((era) => ({
+    era,
+    ours: summary(samples.get(`ours ${era}`) ?? []),
+    minimal: summary(samples.get(`minimal ${era}`) ?? []),
+  }));
+  const how = `median of ${SPAWNS} spawns each (p95 beside), \`node dist/parts-mcp.js\` as mcp.json starts it and \`node ${MINIMAL_SERVER}\`, both against the bench's API, alternated spawn by spawn after one unmeasured spawn each; bare-pipe client`;
+  for (const r of results) {
     report.rows.push(
       {
         section: "2 cold start",
-        name: `spawn → initialize result (${label})`,
-        value: `${ms(r.initialize.median)} (p95 ${ms(r.initialize.p95)})`,
-        how,
+        name: `spawn → first answer (${r.era})`,
+        value: `${ms(r.ours.firstAnswer.median)} vs minimal ${ms(r.minimal.firstAnswer.median)}: ${times(r.ours.firstAnswer.median, r.minimal.firstAnswer.median)} (p95 ${ms(r.ours.firstAnswer.p95)} vs ${ms(r.minimal.firstAnswer.p95)})`,
+        how: `${how}; first answer: the ${r.era === "2025-11-25" ? "initialize" : "server/discover"} result`,
       },
       {
         section: "2 cold start",
-        name: `spawn → first get_part result (${label})`,
-        value: `${ms(r.firstTool.median)} (p95 ${ms(r.firstTool.p95)})`,
+        name: `spawn → first get_part result (${r.era})`,
+        value: `${ms(r.ours.firstTool.median)} vs minimal ${ms(r.minimal.firstTool.median)}: ${times(r.ours.firstTool.median, r.minimal.firstTool.median)} (p95 ${ms(r.ours.firstTool.p95)} vs ${ms(r.minimal.firstTool.p95)})`,
         how,
       },
     );
   }
-  report.data.coldStart = { ownEmbeddedApi: own, externalApi: externalResult };
-  return { own, external: externalResult };
+  const own = summary(samples.get("own") ?? []);
+  const minimal2025 = results.find((r) => r.era === "2025-11-25")?.minimal as ColdStartResult["minimal"];
+  report.rows.push({
+    section: "2 cold start",
+    name: "spawn → first answer, own embedded API (mcp.json as shipped)",
+    value: `${ms(own.firstAnswer.median)} (first get_part ${ms(own.firstTool.median)}); ${times(own.firstAnswer.median, minimal2025.firstAnswer.median)} the minimal server's first answer`,
+    how: `${SPAWNS} spawns with no API configured: the embedded sample API starts in the server process (2025 era)`,
+  });
+  for (const r of results) {
+    checkRatio(
+      report,
+      `cold start to the first answer (${r.era})`,
+      r.ours.firstAnswer.median,
+      r.minimal.firstAnswer.median,
+      0.5,
+      ms,
+    );
+  }
+  report.data.coldStart = {
+    spawns: SPAWNS,
+    eras: results.map((r) => ({
+      ...r,
+      firstAnswerRatio: round(r.ours.firstAnswer.median / r.minimal.firstAnswer.median, 3),
+      firstToolRatio: round(r.ours.firstTool.median / r.minimal.firstTool.median, 3),
+    })),
+    ownEmbeddedApi: own,
+  };
+  return { results, own };
 }

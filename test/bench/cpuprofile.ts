@@ -31,7 +31,8 @@ export function moduleOf(source: string): string {
   if (!match) return source.replace(/^(\.\.\/)+/, "");
   const [, pkg, rest = ""] = match;
   if (pkg === "zod") return `zod/${rest.split("/").slice(0, 3).join("/")}`;
-  if (pkg === "@modelcontextprotocol/sdk") return `sdk/${rest.replace(/^dist\/esm\//, "")}`;
+  if (pkg?.startsWith("@modelcontextprotocol/"))
+    return `${pkg.slice("@modelcontextprotocol/".length)}/${rest.replace(/^dist\//, "")}`;
   if (pkg === "undici") return `undici/${rest.split("/").slice(0, 2).join("/")}`;
   return pkg as string;
 }

@@ -1,15 +1,16 @@
-// Shared pieces of the benchmark suite: sample statistics, the server spawned as mcp.json starts
-// it, the RSS of a process, and the rows of the report. Benchmarks are scripts, not tests: every
+// Shared pieces of the benchmark suite: sample statistics, the two servers compared (parts-mcp
+// as mcp.json starts it, and the minimal official-SDK server beside it), the RSS and CPU time of
+// a process, and the rows and targets of the report. Benchmarks are scripts, not tests: every
 // figure says how it was measured, and every wait is bounded.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { EmbeddedApi } from "../../src/embedded";
-import { mcpJsonEntry, repoRoot } from "../support/mcp-server";
+import type { TestApi } from "../../src/embedded/testing";
+import type { ServerSpec } from "./rpc";
 
-export { repoRoot };
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 
 // ---------------------------------------------------------------------------------- statistics
 
@@ -87,9 +88,15 @@ export const benchServerEnv = JSON.parse(process.env.PARTS_BENCH_SERVER_ENV || "
   string
 >;
 
+interface McpJson {
+  mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+}
+
 /** The command and environment mcp.json gives, with `node` resolved to this Node. */
 export function serverCommand(): { command: string; args: string[]; env: Record<string, string> } {
-  const entry = mcpJsonEntry();
+  const mcpJson = JSON.parse(readFileSync(join(repoRoot, "mcp.json"), "utf8")) as McpJson;
+  const entry = mcpJson.mcpServers["parts-mcp"];
+  if (!entry) throw new Error("mcp.json has no parts-mcp server");
   return {
     command: entry.command === "node" ? process.execPath : entry.command,
     args: benchScript ? [benchScript] : entry.args,
@@ -103,71 +110,34 @@ export const externalApiEnv = (api: EmbeddedApi): Record<string, string> => ({
   PARTS_API_TOKEN: api.demoToken,
 });
 
-export interface BenchServer {
-  client: Client;
-  pid: number;
-  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
-  close(): Promise<void>;
+/** parts-mcp as mcp.json starts it, plus `env`, node options before the script, or another bundle. */
+export function oursSpec(
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+  script?: string,
+): ServerSpec {
+  const { command, args, env: base } = serverCommand();
+  return {
+    label: "parts-mcp",
+    command,
+    args: [...nodeArgs, ...(script ? [script] : args)],
+    env: { ...base, PARTS_MCP_LOG_LEVEL: "warn", ...env },
+  };
 }
 
-export interface SpawnOptions {
-  /** Added to mcp.json's environment (PARTS_MCP_LOG_LEVEL, the API's URL and token...). */
-  env?: Record<string, string>;
-  /** Extra node options before the script (e.g. --cpu-prof). */
-  nodeArgs?: string[];
-  /** List the tools first, as a client does (the SDK client then checks structuredContent). */
-  listTools?: boolean;
-  /** Another bundle instead of mcp.json's script (the profiling build, with its source map). */
-  script?: string;
-}
+export const MINIMAL_SERVER = "test/bench/minimal-server.mjs";
 
 /**
- * The server started exactly as mcp.json says (stdio), with an SDK Client connected. Its stderr
- * is drained and dropped, so that logging costs the server what writing to a pipe costs.
+ * The minimal official-SDK server (test/bench/minimal-server.mjs) against the same API. It gets
+ * mcp.json's environment too (MALLOC_ARENA_MAX among it), so that a ratio compares code, not
+ * settings.
  */
-export async function spawnServer(options: SpawnOptions = {}): Promise<BenchServer> {
-  const { command, args, env } = serverCommand();
-  const transport = new StdioClientTransport({
-    command,
-    args: [...(options.nodeArgs ?? []), ...(options.script ? [options.script] : args)],
-    cwd: repoRoot,
-    env: { ...env, ...options.env },
-    stderr: "pipe",
-  });
-  let stderrTail = "";
-  transport.stderr?.on("data", (chunk: Buffer) => {
-    stderrTail = (stderrTail + chunk.toString()).slice(-4_000);
-  });
-  const client = new Client({ name: "parts-mcp-bench", version: "1.0.0" });
-  await withTimeout(client.connect(transport), 10_000, "server start");
-  if (options.listTools !== false) await client.listTools();
-  const pid = transport.pid;
-  if (pid === null) throw new Error("the server has no pid");
-  let closed: Promise<void> | undefined;
+export function minimalSpec(api: EmbeddedApi, extraArgs: string[] = []): ServerSpec {
   return {
-    client,
-    pid,
-    call: async (name, callArgs = {}) => {
-      try {
-        return (await client.callTool({ name, arguments: callArgs }, undefined, {
-          timeout: 30_000,
-        })) as CallToolResult;
-      } catch (error) {
-        throw new Error(
-          `${name} failed: ${String(error)}; server stderr ends with: ${stderrTail.slice(-1_000)}`,
-        );
-      }
-    },
-    close: () => {
-      closed ??= withTimeout(client.close(), 5_000, "server close").catch(() => {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-          // already gone
-        }
-      });
-      return closed;
-    },
+    label: "minimal SDK server",
+    command: process.execPath,
+    args: [MINIMAL_SERVER, ...extraArgs],
+    env: { ...serverCommand().env, ...externalApiEnv(api) },
   };
 }
 
@@ -254,6 +224,36 @@ export function checkTarget(
 }
 
 export const ms = (value: number) => `${round(value, value < 10 ? 3 : 1)} ms`;
+export const mib = (value: number) => `${round(value, 1)} MiB`;
+
+/** `ours` as a multiple of `theirs`, e.g. "0.93×". */
+export const times = (ours: number, theirs: number) => `${round(ours / theirs, 2)}×`;
+
+/**
+ * A target on a ratio to the minimal SDK server measured in the same run (a busy machine slows
+ * both alike): met when ours / theirs ≤ limit (≥ with `atLeast`). `format` prints each side.
+ */
+export function checkRatio(
+  report: Report,
+  target: string,
+  ours: number,
+  theirs: number,
+  limit: number,
+  format: (value: number) => string,
+  atLeast = false,
+): number {
+  const ratio = ours / theirs;
+  const pass = atLeast ? ratio >= limit : ratio <= limit;
+  const margin = atLeast ? ratio - limit : limit - ratio;
+  report.targets.push({
+    target,
+    limit: `${atLeast ? "≥" : "≤"} ${limit.toFixed(2)}× minimal`,
+    measured: `${ratio.toFixed(2)}× (${format(ours)} vs ${format(theirs)})`,
+    verdict: pass ? "PASS" : "MISS",
+    margin: `${margin >= 0 ? "+" : ""}${margin.toFixed(2)}×${pass ? " to spare" : " over"}`,
+  });
+  return ratio;
+}
 
 function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
@@ -273,70 +273,8 @@ export function formatReport(report: Report): string {
   return `${figures}\n\n${targets}\n`;
 }
 
-/**
- * A bare stdio session with the server (no SDK): initialize, then each request in turn; returns
- * the raw JSON text of each result, exactly as the server wrote it.
- */
-export async function rawExchange(
-  env: Record<string, string>,
-  requests: { method: string; params?: unknown }[],
-  script?: string,
-): Promise<string[]> {
-  const { command, args, env: baseEnv } = serverCommand();
-  const child = track(
-    spawn(command, script ? [script] : args, {
-      cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? "", ...baseEnv, ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    }),
-  );
-  child.stderr.resume();
-  const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
-  const all = [
-    {
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "parts-mcp-bench", version: "1.0.0" },
-      },
-    },
-    ...requests,
-  ];
-  const results: string[] = [];
-  let buffer = "";
-  const done = new Promise<void>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`server exited (${code})`)));
-    child.stdout.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString("utf8");
-      for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        const message = JSON.parse(line) as { id?: number; result?: unknown; error?: unknown };
-        if (typeof message.id !== "number") continue;
-        if (message.error) reject(new Error(`${all[message.id]?.method}: ${JSON.stringify(message.error)}`));
-        // The result's own text: the line minus the envelope around it.
-        results.push(JSON.stringify(message.result));
-        if (message.id === 0) send({ jsonrpc: "2.0", method: "notifications/initialized" });
-        const nextId = message.id + 1;
-        const next = all[nextId];
-        if (next) send({ jsonrpc: "2.0", id: nextId, ...next });
-        else resolve();
-      }
-    });
-  });
-  send({ jsonrpc: "2.0", id: 0, ...all[0] });
-  try {
-    await withTimeout(done, 10_000, "raw exchange");
-    return results.slice(1);
-  } finally {
-    child.stdin.end();
-    await exited(child);
-  }
-}
-
 /** Up to 50 sample parts the demo organisation can read: the ids calls are made with. */
-export function visibleSampleIds(api: EmbeddedApi): string[] {
+export function visibleSampleIds(api: TestApi): string[] {
   const org = api.accounts[0]?.orgId as string;
   return api.store
     .sampleParts()

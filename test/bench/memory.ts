@@ -1,18 +1,34 @@
-// 6. Memory: RSS of the server process (VmRSS of /proc/<pid>/status) idle, after start and one
-// call, and its growth over 20,000 get_part calls on 20,000 different parts of the large
-// catalogue (so the server's caches fill up to their caps, as in long use).
+// 6. Memory: RSS (VmRSS of /proc/<pid>/status) of parts-mcp idle, beside the minimal SDK server
+// idle, in each protocol era; of parts-mcp as shipped (the embedded API in its process); and its
+// growth over 20,000 get_part calls on 20,000 different parts of the large catalogue (so that its
+// caches fill up to their caps, as in long use), once idle again.
 import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EmbeddedApi } from "../../src/embedded";
-import { externalApiEnv, type Report, repoRoot, round, rssMiB, sleep, spawnServer } from "./lib";
+import {
+  checkRatio,
+  externalApiEnv,
+  mib,
+  minimalSpec,
+  oursSpec,
+  type Report,
+  round,
+  rssMiB,
+  sleep,
+  summarize,
+  times,
+} from "./lib";
 import { rawGetter } from "./overhead";
+import { ERAS, type Era, RpcSession, type ServerSpec } from "./rpc";
 
 export const GROWTH_CALLS = 20_000;
 const IN_FLIGHT = 4;
 const SETTLE_MS = 1_000;
+const IDLE_ROUNDS = 3;
 const CHECKPOINTS = 4;
 /** Longest wait, after the load, for V8's memory reducer (it runs some 8 to 30 s after the last GC). */
-const IDLE_WAIT_MS = 45_000;
+const IDLE_WAIT_MS = 30_000;
 
 /** Ids of `count` parts the demo token can read, from the API's own listing. */
 export async function partIds(api: EmbeddedApi, count: number): Promise<string[]> {
@@ -31,30 +47,52 @@ export async function partIds(api: EmbeddedApi, count: number): Promise<string[]
   }
 }
 
-async function idleRss(env: Record<string, string>, partId: string) {
-  const server = await spawnServer({ env: { PARTS_MCP_LOG_LEVEL: "warn", ...env } });
-  try {
-    const result = await server.call("get_part", { id: partId });
-    if (result.isError) throw new Error(`get_part failed: ${JSON.stringify(result.content)}`);
-    await sleep(SETTLE_MS);
-    return rssMiB(server.pid);
-  } finally {
-    await server.close();
-  }
+/** Started, opened in `era`, one get_part answered: a server as a client leaves it between calls. */
+async function oneCallIn(spec: ServerSpec, era: Era, partId: string): Promise<RpcSession> {
+  const session = await RpcSession.start(spec, era);
+  const result = await session.call("get_part", { id: partId });
+  if (result.isError) throw new Error(`${spec.label}: get_part failed: ${JSON.stringify(result.content)}`);
+  return session;
 }
 
-export async function benchMemory(report: Report, api: EmbeddedApi, samplePartId: string) {
-  const ownIdle = await idleRss({}, samplePartId);
-  const externalIdle = await idleRss(externalApiEnv(api), samplePartId);
+/** Idle RSS of parts-mcp and of the minimal server in each era, all started together, per round. */
+async function idleRss(api: EmbeddedApi, partId: string, ownPartId: string) {
+  const samples = new Map<string, number[]>();
+  for (let round = 0; round < IDLE_ROUNDS; round++) {
+    const started = new Map<string, RpcSession>();
+    try {
+      for (const era of ERAS) {
+        started.set(`ours ${era}`, await oneCallIn(oursSpec(externalApiEnv(api)), era, partId));
+        started.set(`minimal ${era}`, await oneCallIn(minimalSpec(api), era, partId));
+      }
+      started.set("own", await oneCallIn(oursSpec(), "2025-11-25", ownPartId));
+      await sleep(SETTLE_MS);
+      for (const [key, session] of started)
+        samples.set(key, [...(samples.get(key) ?? []), rssMiB(session.pid)]);
+    } finally {
+      await Promise.all([...started.values()].map((s) => s.close()));
+    }
+  }
+  const median = (key: string) => summarize(samples.get(key) ?? []).median;
+  return {
+    eras: ERAS.map((era) => ({ era, ours: median(`ours ${era}`), minimal: median(`minimal ${era}`) })),
+    own: median("own"),
+  };
+}
 
+/** Growth over GROWTH_CALLS different parts, with a heap probe for the live JS heap. */
+async function growth(api: EmbeddedApi, samplePartId: string) {
   const ids = await partIds(api, GROWTH_CALLS);
   // The preload only answers SIGUSR2 with the JS heap's figures (test/bench/heap-probe.mjs).
-  const heapFile = join(repoRoot, `.bench/heap-${process.pid}.jsonl`);
+  const heapFile = join(tmpdir(), `parts-mcp-bench-heap-${process.pid}.jsonl`);
   rmSync(heapFile, { force: true });
-  const server = await spawnServer({
-    env: { ...externalApiEnv(api), PARTS_MCP_LOG_LEVEL: "warn", PARTS_BENCH_HEAP_FILE: heapFile },
-    nodeArgs: ["--import", "./test/bench/heap-probe.mjs"],
-  });
+  const server = await RpcSession.start(
+    oursSpec({ ...externalApiEnv(api), PARTS_BENCH_HEAP_FILE: heapFile }, [
+      "--import",
+      "./test/bench/heap-probe.mjs",
+    ]),
+    "2026-07-28",
+  );
   const heapUsedMiB = async () => {
     process.kill(server.pid, "SIGUSR2");
     for (let i = 0; i < 20; i++) {
@@ -84,7 +122,7 @@ export async function benchMemory(report: Report, api: EmbeddedApi, samplePartId
         const i = next++;
         const id = ids[i] as string;
         const result = await server.call("get_part", { id });
-        if (result.isError || (result.structuredContent as { id?: string } | undefined)?.id !== id) wrong++;
+        if (result.isError || result.structuredContent?.id !== id) wrong++;
         if ((i + 1) % 500 === 0) peak = Math.max(peak, rssMiB(server.pid));
         if ((i + 1) % every === 0 && i + 1 < GROWTH_CALLS) {
           checkpoints.push({ calls: i + 1, rssMiB: round(rssMiB(server.pid), 1) });
@@ -105,57 +143,54 @@ export async function benchMemory(report: Report, api: EmbeddedApi, samplePartId
     const idleSeconds = (Date.now() - idleFrom) / 1000;
     const end = rssMiB(server.pid);
     const heapEnd = await heapUsedMiB();
-    const growth = end - start;
-    const mib = (v: number) => `${round(v, 1)} MiB`;
-    report.rows.push(
-      {
-        section: "6 memory",
-        name: "RSS idle, own embedded API (as mcp.json)",
-        value: mib(ownIdle),
-        how: `VmRSS ${SETTLE_MS / 1000} s after start and one get_part; the embedded API (sample data) runs in the server process`,
-      },
-      {
-        section: "6 memory",
-        name: "RSS idle, external API",
-        value: mib(externalIdle),
-        how: `VmRSS ${SETTLE_MS / 1000} s after start and one get_part; PARTS_API_BASE_URL set`,
-      },
-      {
-        section: "6 memory",
-        name: `RSS under load (${GROWTH_CALLS} get_part calls)`,
-        value: `${mib(afterLoad - start)} above idle right after the load (${mib(start)} → ${mib(afterLoad)}, peak ${mib(peak)}); ${wrong} wrong`,
-        how: `external API; ${GROWTH_CALLS} different parts, ${IN_FLIGHT} calls in flight; RSS at ${checkpoints.map((c) => `${c.calls}: ${c.rssMiB}`).join(", ")} MiB (calls: MiB)`,
-      },
-      {
-        section: "6 memory",
-        name: "live JS heap, start → idle again",
-        value: `${mib(heapStart)} → ${mib(heapEnd)} (${heapEnd - heapStart >= 0 ? "+" : ""}${mib(heapEnd - heapStart)})`,
-        how: "heapUsed (process.memoryUsage) of the same server, through a preload that answers SIGUSR2 (test/bench/heap-probe.mjs)",
-      },
-      {
-        section: "6 memory",
-        name: `RSS growth over ${GROWTH_CALLS} calls (idle again)`,
-        value: `${mib(growth)} (${mib(start)} → ${mib(end)})`,
-        how: `the same server idle again: RSS ${Math.round(idleSeconds)} s after the load, once V8's memory reducer has returned the load's heap headroom (polled every 0.5 s, at most ${IDLE_WAIT_MS / 1000} s, then ${(2 * SETTLE_MS) / 1000} s more)`,
-      },
-    );
-    report.data.memory = {
-      ownIdle,
-      externalIdle,
-      start,
-      afterLoad,
-      end,
-      growth,
-      peak,
-      idleSeconds,
-      heapStart,
-      heapEnd,
-      checkpoints,
-      wrong,
-    };
-    return { ownIdle, externalIdle, growth };
+    return { start, afterLoad, end, peak, idleSeconds, heapStart, heapEnd, checkpoints, wrong };
   } finally {
     await server.close();
     rmSync(heapFile, { force: true });
   }
+}
+
+export async function benchMemory(report: Report, api: EmbeddedApi, samplePartId: string, ownPartId: string) {
+  const idle = await idleRss(api, samplePartId, ownPartId);
+  const g = await growth(api, samplePartId);
+  const growthMiB = g.end - g.start;
+  const idleHow = `VmRSS ${SETTLE_MS / 1000} s after start and one get_part; median of ${IDLE_ROUNDS} rounds, each round starting every server anew, all of them side by side`;
+  for (const e of idle.eras) {
+    report.rows.push({
+      section: "6 memory",
+      name: `RSS idle (${e.era}): parts-mcp vs minimal`,
+      value: `${mib(e.ours)} vs ${mib(e.minimal)}: ${times(e.ours, e.minimal)}`,
+      how: `${idleHow}; both against the bench's API`,
+    });
+  }
+  const minimal2025 = idle.eras.find((e) => e.era === "2025-11-25")?.minimal ?? Number.NaN;
+  report.rows.push(
+    {
+      section: "6 memory",
+      name: "RSS idle, own embedded API (mcp.json as shipped)",
+      value: `${mib(idle.own)}: ${times(idle.own, minimal2025)} the minimal server's`,
+      how: `${idleHow}; the embedded API (sample data) runs in the server process`,
+    },
+    {
+      section: "6 memory",
+      name: `RSS under load (${GROWTH_CALLS} get_part calls)`,
+      value: `${mib(g.afterLoad - g.start)} above idle right after the load (${mib(g.start)} → ${mib(g.afterLoad)}, peak ${mib(g.peak)}); ${g.wrong} wrong`,
+      how: `2026 era; ${GROWTH_CALLS} different parts, ${IN_FLIGHT} calls in flight; RSS at ${g.checkpoints.map((c) => `${c.calls}: ${c.rssMiB}`).join(", ")} MiB (calls: MiB)`,
+    },
+    {
+      section: "6 memory",
+      name: "live JS heap, start → idle again",
+      value: `${mib(g.heapStart)} → ${mib(g.heapEnd)} (${g.heapEnd - g.heapStart >= 0 ? "+" : ""}${mib(g.heapEnd - g.heapStart)})`,
+      how: "heapUsed (process.memoryUsage) of the same server, through a preload that answers SIGUSR2 (test/bench/heap-probe.mjs)",
+    },
+    {
+      section: "6 memory",
+      name: `RSS growth over ${GROWTH_CALLS} calls (idle again)`,
+      value: `${mib(growthMiB)} (${mib(g.start)} → ${mib(g.end)})`,
+      how: `the same server idle again: RSS ${Math.round(g.idleSeconds)} s after the load, once V8's memory reducer has returned the load's heap headroom (polled every 0.5 s, at most ${IDLE_WAIT_MS / 1000} s, then ${(2 * SETTLE_MS) / 1000} s more)`,
+    },
+  );
+  for (const e of idle.eras) checkRatio(report, `idle RSS (${e.era})`, e.ours, e.minimal, 0.85, mib);
+  report.data.memory = { idle, ...g, growth: growthMiB };
+  return { idle, growth: growthMiB };
 }

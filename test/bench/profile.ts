@@ -3,18 +3,20 @@
 //
 //   tsx test/bench/profile.ts startup|calls|http|bundle
 //
-// startup: 5 spawns to the initialize result (external API); calls: 5,000 get_part over stdio;
+// startup: 5 spawns to the initialize result (external API); calls: 5,000 get_part over stdio
+// (2026 era);
 // http: 64 concurrent callers for 4 s over Streamable HTTP; bundle: what the bundle is made of
 // (esbuild metafile). The .cpuprofile files stay in .bench/profile/<mode>/ for Chrome DevTools.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 // @ts-expect-error the build script is plain JavaScript
 import { bundle } from "../../scripts/build.mjs";
-import { startEmbeddedApi } from "../../src/embedded";
+import { startTestApi } from "../../src/embedded/testing";
 import { coldStartOnce } from "./coldstart";
 import { formatProfile, moduleOf, type ProfileSummary, summarizeProfile } from "./cpuprofile";
-import { load, spawnHttpServer } from "./http";
-import { externalApiEnv, repoRoot, spawnServer, visibleSampleIds } from "./lib";
+import { load, oursHttpSpec, spawnHttp } from "./http";
+import { externalApiEnv, oursSpec, repoRoot, visibleSampleIds } from "./lib";
+import { RpcSession } from "./rpc";
 
 const SCRIPT = ".bench/profile/parts-mcp.js";
 const modes = ["startup", "calls", "http", "bundle"] as const;
@@ -79,32 +81,29 @@ if (mode === "bundle") {
       .map(([name, bytes]) => `  ${(bytes / 1024).toFixed(1).padStart(7)} KB  ${name}`),
   ].join("\n");
 } else {
-  const api = await startEmbeddedApi();
+  const api = await startTestApi();
   try {
     const ids = visibleSampleIds(api);
     if (mode === "startup") {
       const times: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const sample = await coldStartOnce(externalApiEnv(api), ids[0] as string, profileArgs, SCRIPT, false);
-        times.push(sample.initializeMs);
+        const spec = oursSpec(externalApiEnv(api), profileArgs, SCRIPT);
+        const sample = await coldStartOnce(spec, "2025-11-25", ids[0] as string);
+        times.push(sample.firstAnswerMs);
       }
       text = `spawn → initialize, under the profiler: ${times.map((t) => t.toFixed(0)).join(", ")} ms\n`;
       text += formatProfile(busy(average(profiles())), 30);
     } else if (mode === "calls") {
       const calls = 5_000;
-      const server = await spawnServer({
-        env: { ...externalApiEnv(api), PARTS_MCP_LOG_LEVEL: "warn" },
-        nodeArgs: profileArgs,
-        script: SCRIPT,
-      });
+      const server = await RpcSession.start(oursSpec(externalApiEnv(api), profileArgs, SCRIPT), "2026-07-28");
       for (let i = 0; i < calls; i++) await server.call("get_part", { id: ids[i % ids.length] });
       await server.close();
       const summary = busy(average(profiles()));
       text = `${calls} get_part calls over stdio: ${((summary.totalMs * 1000) / calls).toFixed(0)} µs of server CPU per call (profiler overhead included)\n`;
       text += formatProfile(summary, 40);
     } else {
-      const server = await spawnHttpServer(api, {}, profileArgs, SCRIPT);
-      const result = await load(server.url, server.pid, ids, 64, 4_000, 500);
+      const server = await spawnHttp(oursHttpSpec(api, {}, profileArgs, SCRIPT));
+      const result = await load(server.url, server.pid, ids, 64, "2026-07-28", 4_000, 500);
       await server.close();
       const summary = busy(average(profiles()));
       text = `64 concurrent over HTTP: ${Math.round(result.callsPerSecond)} calls/s under the profiler; ${((summary.totalMs * 1000) / (result.correct * 1.125)).toFixed(0)} µs of server CPU per call\n`;
