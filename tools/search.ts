@@ -60,7 +60,8 @@ export const searchParts = defineTool({
   handler: (args, { search, call, progress }) => search.searchParts(args, call, progress),
 });
 
-const ReferenceRecord = z.object({
+/** The records of every kind share these fields; each kind's other fields come too. */
+const ReferenceRecord = z.looseObject({
   code: z.string().optional(),
   id: z.string().optional(),
   name: z.string(),
@@ -78,7 +79,7 @@ export const searchReference = defineTool({
   }),
   output: z.object({
     items: z.array(ReferenceRecord).describe("Full records"),
-    complete: z.boolean().describe("False until all parts are read (kinds but standard come from parts)"),
+    complete: z.boolean().describe("False while parts remain unread: kinds other than standard are learnt from parts"),
   }),
   annotations: READ,
   notFound: CODES_HINT,

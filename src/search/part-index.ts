@@ -146,6 +146,12 @@ export class PartIndex {
     return page >= this.#pastEnd || (this.#lastPage !== undefined && page > this.#lastPage);
   }
 
+  /** Whether the listing is known to end at or before `position`. */
+  endsBy(position: number): boolean {
+    if (this.#total !== undefined) return position >= this.#total;
+    return this.#pastEnd <= Math.floor(position / PAGE_SIZE) + 1;
+  }
+
   /** The codes of one kind seen on the parts read so far. */
   codesOf(kind: FilterKind): string[] {
     return this.#codes[kind].values.slice(1);

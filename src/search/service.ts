@@ -142,7 +142,13 @@ export class PartSearch {
     this.#api = api;
     this.#reference = reference;
     this.#defaultToken = defaultToken;
-    this.#options = { ...SEARCH_DEFAULTS, ...options };
+    const settings = { ...SEARCH_DEFAULTS, ...options };
+    this.#options = {
+      ttlMs: Math.max(0, settings.ttlMs),
+      maxBytes: Math.max(1, Math.floor(settings.maxBytes)),
+      pagesPerCall: Math.max(1, Math.floor(settings.pagesPerCall)),
+      concurrency: Math.max(1, Math.floor(settings.concurrency)),
+    };
     this.#indexes =
       this.#options.ttlMs > 0
         ? new LRUCache<string, Held>({
@@ -188,13 +194,14 @@ export class PartSearch {
       }
       return found.length > limit;
     };
-    const atEnd = () => index.total !== undefined && evaluatedTo >= index.total;
+    const atEnd = () => index.endsBy(evaluatedTo);
     if (!evaluate(index.coveredFrom(start)) && !atEnd()) {
       await this.#read(held, tokenHash, view, evaluatedTo, call, progress, evaluate);
     }
 
     const items = found.slice(0, limit).map((position) => index.summary(position));
-    if (found.length <= limit && atEnd()) return { items, scanned: index.total as number, complete: true };
+    if (found.length <= limit && atEnd())
+      return { items, scanned: index.total ?? evaluatedTo, complete: true };
     const next = found.length > limit ? (found[limit] as number) : evaluatedTo;
     if (next === start && items.length === 0) {
       throw new SearchRefusal("the Parts API could not be read in time: try again shortly.");

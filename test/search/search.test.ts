@@ -1,10 +1,12 @@
 // search_parts and search_reference on the sample data, over real HTTP to the embedded API: the
 // questions of issue 16 in one call each, per-token indexes, cursors that another process
 // continues, and refusals that cost no request.
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Part } from "../../src/api/schemas";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { SearchRefusal } from "../../src/search";
+import { encodeCursor, searchDigest } from "../../src/search/cursor";
 import type { ToolContext } from "../../tools/define";
 import { listStandards } from "../../tools/reference";
 import { searchParts, searchReference } from "../../tools/search";
@@ -175,6 +177,19 @@ describe("cursors", () => {
     expect(page2There).toEqual(page2Here);
     const all = await first.search.searchParts({ text: "bracket", limit: 50 }, callWith());
     expect([...ids(page1.items), ...ids(page2Here.items)]).toEqual(ids(all.items).slice(0, 6));
+  });
+
+  it("at the end of the listing complete the search on a process that has read nothing", async () => {
+    const tokenHash = createHash("sha256").update(api.demoToken).digest("base64url");
+    const digest = searchDigest(tokenHash, { view: "ALL", filters: {}, readings: [["bracket"]] });
+    const fresh = replica(api);
+    try {
+      const cursor = encodeCursor(acmeParts.length, digest);
+      const result = await fresh.search.searchParts({ text: "bracket", cursor }, callWith());
+      expect(result).toEqual({ items: [], scanned: acmeParts.length, complete: true });
+    } finally {
+      await fresh.close();
+    }
   });
 
   it("are refused for other filters, another view or another token, and reveal nothing", async () => {
