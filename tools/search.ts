@@ -79,7 +79,9 @@ export const searchReference = defineTool({
   }),
   output: z.object({
     items: z.array(ReferenceRecord).describe("Full records"),
-    complete: z.boolean().describe("False while parts remain unread: kinds other than standard are learnt from parts"),
+    complete: z
+      .boolean()
+      .describe("False while parts remain unread: kinds other than standard are learnt from parts"),
   }),
   annotations: READ,
   notFound: CODES_HINT,
