@@ -3,12 +3,11 @@
 // reference cache; see service.ts.
 export { MAX_CURSOR_LENGTH } from "./cursor";
 export { SearchRefusal } from "./errors";
-export { type Candidate, didYouMean, rankRecords, type Searchable } from "./match";
+export { didYouMean, rankRecords } from "./match";
 export { PAGE_SIZE, type PartSummary } from "./part-index";
 export {
   DEFAULT_LIMIT,
   MAX_LIMIT,
-  MAX_REFERENCE_ITEMS,
   PartSearch,
   type PartSearchArgs,
   type PartSearchOptions,
@@ -17,4 +16,4 @@ export {
   SEARCH_DEFAULTS,
   type SuggestKind,
 } from "./service";
-export { compact, fold, words } from "./text";
+export { compact } from "./text";

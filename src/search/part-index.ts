@@ -46,7 +46,7 @@ const TYPED_ARRAY = 200;
 const OBJECT = 64;
 
 /** Bytes of a JS string: one byte a character when all are Latin-1, else two. */
-export function stringBytes(value: string): number {
+function stringBytes(value: string): number {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the Latin-1 range starts at U+0000
   const width = /[^\u0000-\u00ff]/.test(value) ? 2 : 1;
   return STRING_HEADER + Math.ceil((value.length * width) / 8) * 8;

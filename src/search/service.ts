@@ -55,7 +55,7 @@ export type Progress = (done: number, total?: number, message?: string) => void;
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 50;
 /** Most records search_reference returns; more make `complete` false. */
-export const MAX_REFERENCE_ITEMS = 100;
+const MAX_REFERENCE_ITEMS = 100;
 
 export interface PartSearchArgs {
   text?: string;
@@ -83,7 +83,6 @@ interface ReferenceRecords {
   criticality: Criticality;
   category: Category;
 }
-export type SearchableKind = ReferenceKind;
 export type SuggestKind = ReferenceKind | "part";
 
 /** What of each kind of record a fragment is compared with. */

@@ -10,7 +10,7 @@ const LETTER_DIGIT_RUNS = /\p{L}+|\p{N}+/gu;
 const EDITION_YEAR = /[-:]\s*(?:\d{2}|(?:19|20)\d{2})\s*$/;
 
 /** Lower case without accents (`Querétaro` → `queretaro`). */
-export function fold(text: string): string {
+function fold(text: string): string {
   return text.normalize("NFKD").replace(MARKS, "").toLowerCase();
 }
 

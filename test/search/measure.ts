@@ -13,8 +13,9 @@ import { LargeCatalogue } from "../../src/embedded/data/large";
 import { startTestApi } from "../../src/embedded/testing";
 import { silentLogger } from "../../src/log";
 import { ReferenceData } from "../../src/reference";
-import { PAGE_SIZE, PartSearch, type PartSearchArgs, words } from "../../src/search";
+import { PAGE_SIZE, PartSearch, type PartSearchArgs } from "../../src/search";
 import { PartIndex } from "../../src/search/part-index";
+import { words } from "../../src/search/text";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
