@@ -16,6 +16,9 @@ describe("the secret scanner", () => {
     ["another pat_ token", "refused pat_wrong_token for /v1/parts"],
     ["an access key", `{"key":"pmk_test_reliability_1"}`],
     ["a SAS signature", "GET https://files.example.com/a.step?sv=1&sig=abcDEF%3D"],
+    ["a percent-encoded SAS signature", "source https%3A%2F%2Ff.example.com%2Fa%3Fsv%3D1%26sig%3DabcDEF"],
+    ["an S3 signature", "X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=0f1e2d3c4b5a6978"],
+    ["a GCS signature", "X-Goog-Signature=0f1e2d3c4b5a6978 expired"],
     ["a fuzzed signature value", "name FuzzSig%0D%0A"],
     ["a bearer header", "authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload"],
   ])("finds %s", (_, line) => {
@@ -28,6 +31,8 @@ describe("the secret scanner", () => {
       redact(`authorization: Bearer ${token}`, [token]),
       redact("https://files.example.com/a.step?sv=1&sig=abcDEF", []),
       redact("sv=1&sig=abcDEF", []),
+      redact("source https%3A%2F%2Ff.example.com%2Fa%3Fsv%3D1%26sig%3DabcDEF", []),
+      redact("bare sig%3DabcDEF%26sv%3D1 and X-Amz-Signature=0f1e2d3c4b5a6978", []),
       `{"level":"info","msg":"parts-mcp ready","token":"${REDACTED}"}`,
     ];
     for (const line of lines) expect(scanText(line, "server.log"), line).toEqual([]);

@@ -1,7 +1,8 @@
 // The suite-wide secret scan: what every spawned server wrote to stderr (test/support/mcp-server.ts
 // copies it into .test-logs/) must hold no test credential: the embedded API's demo tokens and any
 // other `pat_…` token a test uses, access keys (PARTS_MCP_ACCESS_KEYS values, which tests prefix
-// `pmk_test_`), SAS signatures (any `sig=` value not redacted) and the secret values tests send.
+// `pmk_test_`), SAS and presigned-URL signatures (any `sig=`, `sig%3D`, `X-Amz-Signature=` or
+// `X-Goog-Signature=` value not redacted) and the secret values tests send.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO_ACCOUNTS } from "../../src/embedded";
@@ -21,6 +22,8 @@ export const KNOWN_SECRETS: readonly string[] = [
   "TopSecretSig",
   "FuzzSig",
   "LeakMe",
+  // The signature of secrets-exercise.test.ts's SAS URLs, echoed back in every form.
+  "q5Uv0dPm3kQ8h2Yb7Lw9cX1rTn4Zs6Ae0Jf3Gk8Mp2E",
 ];
 
 /** Shapes of credentials, whatever their value. */
@@ -28,6 +31,14 @@ export const SECRET_PATTERNS: readonly { what: string; pattern: RegExp }[] = [
   { what: "a personal access token (pat_…)", pattern: /\bpat_[A-Za-z0-9_]{4,}/g },
   { what: "an access key (pmk_test_…)", pattern: /\bpmk_test_[A-Za-z0-9_-]+/g },
   { what: "a SAS signature (sig=…)", pattern: /\bsig=(?!\[REDACTED\])[^\s&"'\\]+/gi },
+  {
+    what: "a percent-encoded SAS signature (sig%3D…)",
+    pattern: /(?<![A-Za-z_])sig%(?:25)*3D(?!\[REDACTED\])[^\s&"'\\%]+/gi,
+  },
+  {
+    what: "a presigned-URL signature (X-Amz-Signature=…, X-Goog-Signature=…)",
+    pattern: /\bx-(?:amz|goog)-signature(?:=|%(?:25)*3D)(?!\[REDACTED\])[^\s&"'\\%]+/gi,
+  },
   { what: "a bearer credential", pattern: /\bbearer\s+(?!\[REDACTED\])[A-Za-z0-9._~+/-]{8,}=*/gi },
 ];
 
