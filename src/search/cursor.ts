@@ -42,12 +42,12 @@ export function decodeCursor(cursor: string, digest: Buffer): number {
       : undefined;
   if (bytes === undefined || bytes.length !== CURSOR_BYTES || bytes[0] !== VERSION) {
     throw new SearchRefusal(
-      "cursor is not a cursor of this server (damaged or made up): pass nextCursor exactly as returned, or search again without cursor.",
+      "The cursor is not one this server made (damaged or made up): pass nextCursor exactly as returned, or search again without cursor.",
     );
   }
   if (!timingSafeEqual(bytes.subarray(5), digest)) {
     throw new SearchRefusal(
-      "cursor belongs to another search (other text, filters, view or token): repeat that search's arguments with it, or search again without cursor.",
+      "The cursor belongs to another search (other text, filters, view or token): repeat that search's arguments with it, or search again without cursor.",
     );
   }
   return bytes.readUInt32BE(1);

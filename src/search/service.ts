@@ -173,7 +173,7 @@ export class PartSearch {
   async searchParts(args: PartSearchArgs, call: CallOptions, progress?: Progress): Promise<PartSearchResult> {
     const limit = args.limit ?? DEFAULT_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-      throw new SearchRefusal(`limit must be a whole number from 1 to ${MAX_LIMIT}.`);
+      throw new SearchRefusal(`The limit must be a whole number from 1 to ${MAX_LIMIT}.`);
     }
     const query = compile(args);
     const tokenHash = this.#tokenHash(call);
@@ -204,7 +204,7 @@ export class PartSearch {
       return { items, scanned: index.total ?? evaluatedTo, complete: true };
     const next = found.length > limit ? (found[limit] as number) : evaluatedTo;
     if (next === start && items.length === 0) {
-      throw new SearchRefusal("the Parts API could not be read in time: try again shortly.");
+      throw new SearchRefusal("The Parts API could not be read in time: try again shortly.");
     }
     return { items, scanned: next, complete: false, nextCursor: encodeCursor(next, digest) };
   }

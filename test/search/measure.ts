@@ -152,7 +152,7 @@ export async function measureLargeSearch(args: PartSearchArgs = { text: "no such
     return {
       partsVisible: scanned,
       firstComplete: { calls, wallMs: Math.round(firstMs), listPartsRequests: requests },
-      repeatMedianMs: round(Math.max(...repeats), 2),
+      repeatMedianMs: repeats.map((ms) => round(ms, 2)),
       indexEstimateMiB: round(search.bytes / MiB),
     };
   } finally {

@@ -210,7 +210,7 @@ describe("cursors", () => {
     }
     await expect(
       first.search.searchParts({ text: "bracket", cursor: "garbage" }, callWith()),
-    ).rejects.toThrow(/not a cursor of this server/);
+    ).rejects.toThrow(/not one this server made/);
     expect(api.stats.requests()).toBe(before);
   });
 });
