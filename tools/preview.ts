@@ -1,0 +1,103 @@
+// preview_part: the part create_part would create, checked and nothing created. It takes
+// create_part's own input and resolves every code (process, material, standards, criticalities,
+// categories) to its record through the reference cache; an unknown code is flagged with the
+// closest known records (the search module's did-you-mean), and one that could not be checked
+// (the API failed) says why. An assistant calls it before create_part; an MCP Apps host shows
+// the draft with a Create button.
+import { z } from "zod";
+import { Category, Criticality, Material, Process, Standard } from "../src/api/schemas";
+import { shortErrorMessage } from "../src/errors";
+import type { BatchKind, ReferenceKind } from "../src/reference";
+import { defineTool, READ } from "./define";
+import { createPart } from "./parts";
+
+const KINDS = [
+  "process",
+  "material",
+  "standard",
+  "criticality",
+  "category",
+] as const satisfies ReferenceKind[];
+
+export const previewPart = defineTool({
+  name: "preview_part",
+  title: "Preview part",
+  group: "parts",
+  description:
+    "Check a create_part draft without creating anything: same arguments; returns each code resolved to its record and unknown codes with suggestions.",
+  input: createPart.input,
+  output: z.object({
+    draft: z.record(z.string(), z.unknown()).describe("The arguments, as create_part would get them"),
+    process: Process.optional(),
+    material: Material.optional(),
+    standards: z.array(Standard),
+    criticalities: z.array(Criticality),
+    categories: z.array(Category),
+    unknown: z.array(z.object({ kind: z.enum(KINDS), id: z.string(), didYouMean: z.string().optional() })),
+    unchecked: z
+      .array(z.object({ kind: z.enum(KINDS), id: z.string(), reason: z.string() }))
+      .optional()
+      .describe("Codes the API could not check just now"),
+  }),
+  annotations: READ,
+  notFound: "A referenced record does not exist; check the codes named in unknown.",
+  handler: async (draft, { reference, search, call }) => {
+    const missing: { kind: ReferenceKind; id: string }[] = [];
+    const unchecked: { kind: ReferenceKind; id: string; reason: string }[] = [];
+    const failed = (kind: ReferenceKind, id: string, error: unknown) => {
+      if (call.signal?.aborted) throw error;
+      if ((error as { status?: number }).status === 404) missing.push({ kind, id });
+      else unchecked.push({ kind, id, reason: shortErrorMessage(error) });
+    };
+    const one = async <T>(
+      kind: ReferenceKind,
+      code: string | undefined,
+      lookup: (code: string) => Promise<T>,
+    ) => {
+      if (code === undefined) return undefined;
+      try {
+        return await lookup(code);
+      } catch (error) {
+        failed(kind, code, error);
+        return undefined;
+      }
+    };
+    const many = async <K extends BatchKind>(kind: K, keys: string[] | undefined) => {
+      if (!keys?.length) return [];
+      try {
+        const { items, missing: absent } = await reference.batch(kind, keys, call);
+        for (const id of absent) missing.push({ kind, id });
+        return items;
+      } catch (error) {
+        for (const id of new Set(keys)) failed(kind, id, error);
+        return [];
+      }
+    };
+    const [process, material, standards, criticalities, categories] = await Promise.all([
+      one("process", draft.processId, (code) => reference.process(code, call)),
+      one("material", draft.materialId, (code) => reference.material(code, call)),
+      many("standard", draft.standardIds),
+      many("criticality", draft.criticalityIds),
+      many("category", draft.categoryIds),
+    ]);
+    const order = (entry: { kind: ReferenceKind }) => KINDS.indexOf(entry.kind as (typeof KINDS)[number]);
+    const unknown = await Promise.all(
+      missing
+        .sort((a, b) => order(a) - order(b))
+        .map(async (entry) => {
+          const hint = await search.suggest(entry.kind, entry.id, call);
+          return hint === undefined ? entry : { ...entry, didYouMean: hint };
+        }),
+    );
+    return {
+      draft,
+      ...(process && { process }),
+      ...(material && { material }),
+      standards,
+      criticalities,
+      categories,
+      unknown,
+      ...(unchecked.length > 0 && { unchecked: unchecked.sort((a, b) => order(a) - order(b)) }),
+    };
+  },
+});
