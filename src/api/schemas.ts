@@ -15,16 +15,16 @@ export const RFQ_STATES = [
   "QUOTE_RECEIVED",
 ] as const;
 export const MATERIAL_TYPES = ["metal", "polymer", "ceramic", "composite", "sand", "wax", "other"] as const;
-export const UNIT_SYSTEMS = ["METRIC", "IMPERIAL"] as const;
+const UNIT_SYSTEMS = ["METRIC", "IMPERIAL"] as const;
 export const PART_VIEWS = ["CONSUMER", "IP_OWNER"] as const;
 
-export const RfqState = z.enum(RFQ_STATES);
+const RfqState = z.enum(RFQ_STATES);
 export const MaterialType = z.enum(MATERIAL_TYPES);
-export const UnitSystem = z.enum(UNIT_SYSTEMS);
+const UnitSystem = z.enum(UNIT_SYSTEMS);
 export const PartView = z.enum(PART_VIEWS);
 
 /** RFC 3339, as OpenAPI's `format: date-time` means it: an offset or Z is required. */
-export const DateTime = z.iso.datetime({ offset: true });
+const DateTime = z.iso.datetime({ offset: true });
 
 /**
  * The `override` for every z.toJSONSchema call: it drops what zod writes that says nothing a

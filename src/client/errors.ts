@@ -129,7 +129,7 @@ export function asErrorBody(value: unknown): { status: number; message: string; 
 }
 
 /** Text from the upstream, fit for a message: redacted, controls escaped, one line, bounded. */
-export function cleanUpstream(text: string, secrets: readonly string[], max = MAX_UPSTREAM_TEXT): string {
+function cleanUpstream(text: string, secrets: readonly string[], max = MAX_UPSTREAM_TEXT): string {
   const oneLine = escapeInvisible(redact(text, secrets)).replace(/\s+/g, " ").trim();
   return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
 }
@@ -332,7 +332,7 @@ const NETWORK_TEXT: Record<string, string> = {
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's TLS certificate could not be verified",
 };
 
-export function networkErrorCode(cause: unknown): string | undefined {
+function networkErrorCode(cause: unknown): string | undefined {
   const code = (cause as { code?: unknown } | undefined)?.code;
   return typeof code === "string" ? code : undefined;
 }

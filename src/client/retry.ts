@@ -28,7 +28,7 @@ export function backoffDelay(
 
 /** The longest wait a Retry-After is taken to ask for: a 20-digit number or a date years ahead
  * means "not soon", and must neither overflow nor be repeated to the user as such. */
-export const RETRY_AFTER_CAP_MS = 24 * 60 * 60 * 1000;
+const RETRY_AFTER_CAP_MS = 24 * 60 * 60 * 1000;
 
 /**
  * A Retry-After header value (delta-seconds or HTTP-date) as milliseconds to wait, at most

@@ -16,7 +16,7 @@ export interface Finding {
 }
 
 /** Exact values tests use as secrets (tokens, signatures); scanned for verbatim. */
-export const KNOWN_SECRETS: readonly string[] = [
+const KNOWN_SECRETS: readonly string[] = [
   ...DEMO_ACCOUNTS.map((account) => account.token),
   "SuperSecretSignature123",
   "TopSecretSig",
@@ -27,7 +27,7 @@ export const KNOWN_SECRETS: readonly string[] = [
 ];
 
 /** Shapes of credentials, whatever their value. */
-export const SECRET_PATTERNS: readonly { what: string; pattern: RegExp }[] = [
+const SECRET_PATTERNS: readonly { what: string; pattern: RegExp }[] = [
   { what: "a personal access token (pat_…)", pattern: /\bpat_[A-Za-z0-9_]{4,}/g },
   { what: "an access key (pmk_test_…)", pattern: /\bpmk_test_[A-Za-z0-9_-]+/g },
   { what: "a SAS signature (sig=…)", pattern: /\bsig=(?!\[REDACTED\])[^\s&"'\\]+/gi },
