@@ -7,7 +7,7 @@
 // is an ordinary public tool: visibility is only a hint hosts may ignore.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
+import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import type { CacheHint, McpServer } from "@modelcontextprotocol/server";
 import { VERSION } from "../version";
 
@@ -32,12 +32,12 @@ const VIEW_CACHE_HINT: CacheHint = { ttlMs: 86_400_000, cacheScope: "public" };
 const VIEW_META = { ui: { csp: {}, prefersBorder: true } };
 
 /**
- * `_meta` for a tool's advertised entry: the view it links, under the key of the stable spec and
- * the older flat key that ext-apps' `registerAppTool` still mirrors for older hosts.
+ * `_meta` for a tool's advertised entry: the view it links, under the stable spec's key only (the
+ * flat `ui/resourceUri` of the drafts is deprecated, and every byte here is in every tools/list).
  */
 export function viewMetaFor(toolName: string, apps: AppsConfig): Record<string, unknown> | undefined {
   if (!apps.enabled || !VIEW_TOOLS.includes(toolName)) return undefined;
-  return { ui: { resourceUri: VIEW_URI }, [RESOURCE_URI_META_KEY]: VIEW_URI };
+  return { ui: { resourceUri: VIEW_URI } };
 }
 
 /** Registers the views' `ui://` resource on one server instance (a no-op when views are off). */

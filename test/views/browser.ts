@@ -10,7 +10,7 @@
 // - None of the package's serverless flags (--single-process, --disable-web-security, ...): the
 //   tests rely on the browser's same-origin policy, which those would turn off.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -60,7 +60,8 @@ export async function launchBrowser(): Promise<LaunchedBrowser> {
   const executablePath = await Chromium.executablePath();
   const env: NodeJS.ProcessEnv = { ...process.env, FONTCONFIG_FILE: fontConfig() };
   let missing = missingLibraries(executablePath, env);
-  if (missing.length > 0) {
+  const ownLibraries = missing.length > 0;
+  if (ownLibraries) {
     const packageDir = dirname(dirname(createRequire(import.meta.url).resolve("@sparticuz/chromium")));
     const libraries = join(await inflate(join(packageDir, "bin", "al2023.tar.br")), "lib");
     env.LD_LIBRARY_PATH = [libraries, env.LD_LIBRARY_PATH].filter(Boolean).join(":");
@@ -72,7 +73,6 @@ export async function launchBrowser(): Promise<LaunchedBrowser> {
     }
   }
   const browser = await chromium.launch({ executablePath, env });
-  const libraries =
-    existsSync(join(tmpdir(), "al2023")) && env.LD_LIBRARY_PATH ? " with its own nss/nspr/expat" : "";
+  const libraries = ownLibraries ? " with the package's own nss, nspr and expat" : "";
   return { browser, source: `@sparticuz/chromium ${browser.version()}${libraries}` };
 }

@@ -163,7 +163,7 @@ describe("MCP Apps views", () => {
     );
     expect(linked.map((tool) => tool.name).sort()).toEqual([...VIEW_TOOLS].sort());
     for (const tool of linked) {
-      expect(tool._meta).toEqual({ ui: { resourceUri: VIEW_URI }, "ui/resourceUri": VIEW_URI });
+      expect(tool._meta).toEqual({ ui: { resourceUri: VIEW_URI } });
     }
     expect(VIEW_URI).toMatch(/^ui:\/\/parts-mcp\//);
 
