@@ -27,8 +27,16 @@ export interface StartSample {
   firstToolMs: number;
 }
 
-/** One spawn: times to the first answer and to the first get_part result. */
-export async function coldStartOnce(spec: ServerSpec, era: Era, partId: string): Promise<StartSample> {
+/**
+ * One spawn: times to the first answer and to the first get_part result. The process is killed
+ * after, unless `graceful` (a profiler writes its profile on a normal exit only).
+ */
+export async function coldStartOnce(
+  spec: ServerSpec,
+  era: Era,
+  partId: string,
+  graceful = false,
+): Promise<StartSample> {
   const session = await RpcSession.start(spec, era);
   try {
     const result = await session.call("get_part", { id: partId });
@@ -36,7 +44,7 @@ export async function coldStartOnce(spec: ServerSpec, era: Era, partId: string):
     if (result.isError) throw new Error(`${spec.label}: first get_part failed: ${JSON.stringify(result)}`);
     return { firstAnswerMs: session.firstAnswerMs, firstToolMs };
   } finally {
-    await session.kill();
+    await (graceful ? session.close() : session.kill());
   }
 }
 

@@ -3,14 +3,15 @@
 // one connection per concurrent caller, pre-built JSON-RPC bodies (with the 2026 envelope and
 // headers in that era), `concurrency` callers each sending its next get_part as soon as the last
 // one is answered. Windows alternate between the two servers. Only correct results count (HTTP
-// 200, no error, the part asked for).
+// 200, no error, the part asked for). Figures only, no target: issue 12 sets none for HTTP, and on
+// a shared 2-core machine the load generator and the API, in this process, decide the rate as
+// much as the servers do.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { Pool } from "undici";
 import type { EmbeddedApi } from "../../src/embedded";
 import {
-  checkRatio,
   cpuMs,
   exited,
   externalApiEnv,
@@ -33,6 +34,7 @@ export const LEVELS: readonly { era: Era; concurrency: number }[] = [
   { era: "2026-07-28", concurrency: 256 },
   { era: "2025-11-25", concurrency: 64 },
 ];
+const FIRST_WARMUP_MS = 2_000;
 const WARMUP_MS = 1_000;
 const WINDOWS = 3;
 const WINDOW_MS = 1_500;
@@ -245,6 +247,10 @@ export async function benchHttp(report: Report, api: EmbeddedApi, ids: readonly 
   const minimal = await spawnHttp(minimalSpec(api));
   const results: { ours: ReturnType<typeof medianWindow>; minimal: ReturnType<typeof medianWindow> }[] = [];
   try {
+    // JIT warm-up of both servers (and of this process's client and API) before the first level.
+    for (const server of [ours, minimal]) {
+      await load(server.url, server.pid, ids, 64, "2026-07-28", 0, FIRST_WARMUP_MS);
+    }
     for (const { era, concurrency } of LEVELS) {
       const windows = { ours: [] as LoadResult[], minimal: [] as LoadResult[] };
       for (let w = 0; w < WINDOWS; w++) {
@@ -264,20 +270,8 @@ export async function benchHttp(report: Report, api: EmbeddedApi, ids: readonly 
       section: "3 HTTP throughput",
       name: `get_part, ${o.concurrency} concurrent (${o.era})`,
       value: `parts-mcp ${describe(o)}; minimal ${describe(m)}; rate ${times(o.callsPerSecond, m.callsPerSecond)}, p99 ${times(o.latency.p99, m.latency.p99)}`,
-      how: `\`--http\` servers (parts-mcp stateless with an access key, log level warn) on the bench's API; undici load generator, ${o.concurrency} connections, pre-built bodies; ${WARMUP_MS / 1000} s warm-up each, then ${WINDOWS} windows of ${WINDOW_MS / 1000} s alternating between the servers: the median one; correct results only (CPU in % of one core; bench and API share this process: ${Math.round(o.benchCpuPct)}%)`,
+      how: `\`--http\` servers (parts-mcp stateless with an access key, log level warn) on the bench's API; undici load generator, ${o.concurrency} connections, pre-built bodies; ${WARMUP_MS / 1000} s warm-up each (${FIRST_WARMUP_MS / 1000} s more before the first level), then ${WINDOWS} windows of ${WINDOW_MS / 1000} s alternating between the servers: the median one; correct results only (CPU in % of one core; bench and API share this process: ${Math.round(o.benchCpuPct)}%)`,
     });
-  }
-  const at64 = results.find((r) => r.ours.concurrency === 64 && r.ours.era === "2026-07-28");
-  if (at64) {
-    checkRatio(
-      report,
-      "HTTP calls/s at 64 concurrent (2026-07-28)",
-      at64.ours.callsPerSecond,
-      at64.minimal.callsPerSecond,
-      1.0,
-      (v) => `${Math.round(v)} calls/s`,
-      true,
-    );
   }
   report.data.http = results.map((r) => ({
     ours: { ...r.ours, callsPerSecond: round(r.ours.callsPerSecond, 0) },

@@ -1,21 +1,17 @@
 // The yardstick of `npm run bench`: the smallest server the official SDK (v2 line) makes for the
 // same job as parts-mcp's `get_part`, written as the SDK's own guides write one. One tool, its
 // argument declared with zod (the SDK needs a schema to hand the handler its arguments), and a
-// handler that GETs /v1/parts/{id} from the Parts API and returns the body as text: no output
-// schema, no check of the answer, no links, no cache, no logging. It uses undici's Pool, the HTTP
-// client parts-mcp uses, so that a ratio between the two measures the MCP side, not the client.
+// handler that GETs /v1/parts/{id} from the Parts API with Node's fetch (keep-alive) and returns
+// the body as text: no output schema, no check of the answer, no links, no cache, no logging.
 // Plain JavaScript run by node as it is (module by module from node_modules, as such a server
-// ships), both protocol eras on stdio by default, `--http --port N` for Streamable HTTP.
+// ships); it imports only what the transport it serves needs. Both protocol eras on stdio by
+// default, `--http --port N` for Streamable HTTP.
 //
 //   PARTS_API_BASE_URL=… PARTS_API_TOKEN=… node test/bench/minimal-server.mjs [--http --port N]
-import { createServer } from "node:http";
-import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { Pool } from "undici";
 import * as z from "zod/v4";
 
-const api = new Pool(process.env.PARTS_API_BASE_URL, { connections: 4 });
+const base = process.env.PARTS_API_BASE_URL;
 const headers = { authorization: `Bearer ${process.env.PARTS_API_TOKEN}`, accept: "application/json" };
 
 function buildServer() {
@@ -24,13 +20,9 @@ function buildServer() {
     "get_part",
     { description: "Get a part by id", inputSchema: z.object({ id: z.string() }) },
     async ({ id }) => {
-      const response = await api.request({
-        method: "GET",
-        path: `/v1/parts/${encodeURIComponent(id)}`,
-        headers,
-      });
-      const text = await response.body.text();
-      return { content: [{ type: "text", text }], isError: response.statusCode !== 200 };
+      const response = await fetch(`${base}/v1/parts/${encodeURIComponent(id)}`, { headers });
+      const text = await response.text();
+      return { content: [{ type: "text", text }], isError: !response.ok };
     },
   );
   return server;
@@ -38,6 +30,8 @@ function buildServer() {
 
 const portAt = process.argv.indexOf("--port");
 if (process.argv.includes("--http")) {
+  const { createServer } = await import("node:http");
+  const { toNodeHandler } = await import("@modelcontextprotocol/node");
   const handler = toNodeHandler(createMcpHandler(buildServer));
   const http = createServer((req, res) => {
     if (req.url === "/healthz") res.end("ok");
@@ -48,5 +42,6 @@ if (process.argv.includes("--http")) {
   });
   process.once("SIGTERM", () => http.close(() => process.exit(0)));
 } else {
+  const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
   serveStdio(buildServer, { legacy: "serve" });
 }

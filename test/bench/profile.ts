@@ -88,7 +88,7 @@ if (mode === "bundle") {
       const times: number[] = [];
       for (let i = 0; i < 5; i++) {
         const spec = oursSpec(externalApiEnv(api), profileArgs, SCRIPT);
-        const sample = await coldStartOnce(spec, "2025-11-25", ids[0] as string);
+        const sample = await coldStartOnce(spec, "2025-11-25", ids[0] as string, true);
         times.push(sample.firstAnswerMs);
       }
       text = `spawn → initialize, under the profiler: ${times.map((t) => t.toFixed(0)).join(", ")} ms\n`;
