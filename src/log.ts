@@ -148,6 +148,13 @@ export class SecretSet {
     return true;
   }
 
+  /** Whether any form of any value occurs in `data` (a response body, before it is parsed). */
+  foundIn(data: Buffer): boolean {
+    for (const forms of this.#index().values())
+      for (const form of forms) if (data.includes(form)) return true;
+    return false;
+  }
+
   /** `text` with every form of every value replaced by REDACTED: one pass, longest form first. */
   replaceIn(text: string): string {
     if (text.length < MIN_SECRET_LENGTH) return text;

@@ -13,7 +13,7 @@ import {
   endpoints,
   expandPath,
 } from "../api/endpoints";
-import { type Logger, redact } from "../log";
+import { type Logger, redact, SecretSet } from "../log";
 import { createDeadline, type Deadline } from "./deadline";
 import {
   AttemptFailure,
@@ -99,7 +99,7 @@ const CLOSE_GRACE_MS = 2_000;
 
 interface Prepared {
   ctx: RequestContext;
-  /** The call sent secrets of its own: what the API answers is redacted too. */
+  /** The call sent secrets of its own (a SAS URL): what the API answers is always redacted. */
   redactResult: boolean;
   wirePath: string;
   headers: Record<string, string>;
@@ -111,6 +111,8 @@ export class PartsApiClient {
   private readonly origin: string;
   private readonly basePath: string;
   private readonly token: string;
+  /** The client's own token in every form, for its requests' texts and answers. */
+  private readonly ownSecrets: SecretSet;
   private readonly getHeaders: Record<string, string>;
   private readonly postHeaders: Record<string, string>;
   private readonly timeoutMs: number;
@@ -128,6 +130,7 @@ export class PartsApiClient {
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, "");
     this.token = options.token;
+    this.ownSecrets = new SecretSet([options.token]);
     this.getHeaders = headersFor(options.token, false);
     this.postHeaders = headersFor(options.token, true);
     this.timeoutMs = options.timeoutMs;
@@ -245,7 +248,10 @@ export class PartsApiClient {
         path,
         origin: this.origin,
         idempotent: endpoint.idempotent,
-        secrets: [token ?? this.token, ...(options?.secrets ?? [])],
+        secrets:
+          (token === undefined || token === this.token) && !options?.secrets?.length
+            ? this.ownSecrets
+            : new SecretSet([token ?? this.token, ...(options?.secrets ?? [])]),
       },
       redactResult: options?.secrets !== undefined && options.secrets.length > 0,
       wirePath: this.basePath + path + query,
@@ -363,7 +369,11 @@ export class PartsApiClient {
       throw notJson();
     }
     const result = endpoints[name].response.safeParse(data);
-    if (result.success) return req.redactResult ? redactStrings(result.data, ctx.secrets) : result.data;
+    if (result.success) {
+      // An answer that quotes the token (or a secret of the request) has it redacted, in any form.
+      const redacted = req.redactResult || ctx.secrets.foundIn(facts.body);
+      return redacted ? redactStrings(result.data, ctx.secrets) : result.data;
+    }
     const errorBody = asErrorBody(data);
     if (errorBody) throw errorFromErrorShape(ctx, status, errorBody, attempt);
     throw contractError(
@@ -387,7 +397,7 @@ function responseFacts(response: RawResponse) {
 }
 
 /** Every string of a parsed result, redacted: for calls that sent a secret the API might echo. */
-function redactStrings<T>(value: T, secrets: readonly string[]): T {
+function redactStrings<T>(value: T, secrets: SecretSet): T {
   if (typeof value === "string") return redact(value, secrets) as T;
   if (Array.isArray(value)) return value.map((item) => redactStrings(item, secrets)) as T;
   if (typeof value === "object" && value !== null) {

@@ -5,7 +5,7 @@
 // Nothing here carries the token or a query string: the path is the API path without its query,
 // and every text that came from the upstream is redacted and made safe to print.
 import type { z } from "zod";
-import { escapeInvisible, redact } from "../log";
+import { escapeInvisible, redact, type SecretSet } from "../log";
 
 export type PartsApiErrorKind =
   | "http"
@@ -100,7 +100,7 @@ export interface RequestContext {
   origin: string;
   idempotent: boolean;
   /** Values to keep out of upstream texts: the token in use, a SAS URL's query. */
-  secrets: readonly string[];
+  secrets: SecretSet;
 }
 
 export interface ResponseFacts {
@@ -129,7 +129,11 @@ export function asErrorBody(value: unknown): { status: number; message: string; 
 }
 
 /** Text from the upstream, fit for a message: redacted, controls escaped, one line, bounded. */
-function cleanUpstream(text: string, secrets: readonly string[], max = MAX_UPSTREAM_TEXT): string {
+function cleanUpstream(
+  text: string,
+  secrets: SecretSet | readonly string[],
+  max = MAX_UPSTREAM_TEXT,
+): string {
   const oneLine = escapeInvisible(redact(text, secrets)).replace(/\s+/g, " ").trim();
   return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
 }
@@ -282,7 +286,7 @@ export function contractError(
 }
 
 /** The issues of a zod error as facts: paths and messages, upstream text made safe to print. */
-export function contractIssues(error: z.ZodError, secrets: readonly string[]): ContractIssue[] {
+export function contractIssues(error: z.ZodError, secrets: SecretSet): ContractIssue[] {
   return error.issues.map((issue) => ({
     path: issue.path.map((key) =>
       typeof key === "number" ? key : cleanUpstream(String(key), secrets, MAX_HEADER_TEXT),

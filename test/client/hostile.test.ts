@@ -176,6 +176,25 @@ describe("control and bidi characters in the upstream's texts", () => {
   });
 });
 
+describe("an answer that quotes the token", () => {
+  it.each([
+    ["raw", (token: string) => token],
+    ["percent-encoded", (token: string) => encodeURIComponent(`${token}/`)],
+    ["in base64", (token: string) => Buffer.from(token).toString("base64")],
+  ])("%s: redacted from the result", async (_, form) => {
+    const upstream = await serve((res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ code: "X 1", name: `issued to ${form(api.demoToken)}` }));
+    });
+    const c = makeClient(api, { baseUrl: upstream.url });
+    const standard = await c.call("getStandard", { params: { code: "X 1" } });
+    expect(standard.code).toBe("X 1");
+    expect(standard.name).toMatch(/^issued to \[REDACTED\]/);
+    await c.close();
+    await upstream.close();
+  });
+});
+
 function listen(server: Server | TcpServer): Promise<string> {
   return new Promise((resolve) =>
     server.listen(0, "127.0.0.1", () =>
