@@ -20,7 +20,7 @@ import {
 } from "./lib";
 import { ERAS, type Era, RpcSession, type ServerSpec } from "./rpc";
 
-export const SPAWNS = 10;
+const SPAWNS = 10;
 
 export interface StartSample {
   firstAnswerMs: number;

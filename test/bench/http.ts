@@ -29,7 +29,7 @@ import {
 import type { Era, ServerSpec } from "./rpc";
 
 /** Concurrency levels in the 2026 era; the 2025 era at 64 only, to keep the run short. */
-export const LEVELS: readonly { era: Era; concurrency: number }[] = [
+const LEVELS: readonly { era: Era; concurrency: number }[] = [
   { era: "2026-07-28", concurrency: 64 },
   { era: "2026-07-28", concurrency: 256 },
   { era: "2025-11-25", concurrency: 64 },

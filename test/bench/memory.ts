@@ -22,7 +22,7 @@ import {
 import { rawGetter } from "./overhead";
 import { ERAS, type Era, RpcSession, type ServerSpec } from "./rpc";
 
-export const GROWTH_CALLS = 20_000;
+const GROWTH_CALLS = 20_000;
 const IN_FLIGHT = 4;
 const SETTLE_MS = 1_000;
 const IDLE_ROUNDS = 3;
@@ -31,7 +31,7 @@ const CHECKPOINTS = 4;
 const IDLE_WAIT_MS = 20_000;
 
 /** Ids of `count` parts the demo token can read, from the API's own listing. */
-export async function partIds(api: EmbeddedApi, count: number): Promise<string[]> {
+async function partIds(api: EmbeddedApi, count: number): Promise<string[]> {
   const raw = rawGetter(api);
   try {
     const ids: string[] = [];

@@ -21,7 +21,7 @@ import {
 } from "./lib";
 import { ERAS, type Era, RpcSession, textOf } from "./rpc";
 
-export const CALLS = 1_500;
+const CALLS = 1_500;
 /** V8 optimises the hot paths of all three only after some 1,000 calls; fewer read high. */
 const WARMUP = 1_000;
 const PINGS = 300;

@@ -42,7 +42,7 @@ async function timedCall(server: RpcSession, name: string, args: Record<string, 
 }
 
 /** The visible sample part with the most references: the most work for describe_part. */
-export function richestPart(api: TestApi): string {
+function richestPart(api: TestApi): string {
   const org = api.accounts[0]?.orgId as string;
   let best = { id: "", refs: -1 };
   for (const part of api.store.sampleParts()) {

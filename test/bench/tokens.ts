@@ -7,7 +7,7 @@ import o200k from "js-tiktoken/ranks/o200k_base";
 import type { Report } from "./lib";
 
 const encoder = new Tiktoken(o200k);
-export const tokens = (value: unknown) =>
+const tokens = (value: unknown) =>
   encoder.encode(typeof value === "string" ? value : JSON.stringify(value)).length;
 const bytes = (value: unknown) =>
   Buffer.byteLength(typeof value === "string" ? value : JSON.stringify(value));
@@ -34,7 +34,7 @@ const isPartSchema = (node: Json) => {
 };
 
 /** Changes to the output schemas, each applied to a copy of the list. */
-export const WHAT_IFS: Record<string, { what: string; apply(tools: Tool[]): void }> = {
+const WHAT_IFS: Record<string, { what: string; apply(tools: Tool[]): void }> = {
   noAdditionalPropertiesInOutput: {
     what: 'drop `"additionalProperties":false` from output schemas (zod adds it for io "output")',
     apply: (tools) =>
@@ -81,7 +81,7 @@ export const WHAT_IFS: Record<string, { what: string; apply(tools: Tool[]): void
   },
 };
 
-export function applyWhatIfs(list: { tools: Tool[] }, names: string[]): { tools: Tool[] } {
+function applyWhatIfs(list: { tools: Tool[] }, names: string[]): { tools: Tool[] } {
   const copy = JSON.parse(JSON.stringify(list)) as { tools: Tool[] };
   for (const name of names) WHAT_IFS[name]?.apply(copy.tools);
   return copy;
