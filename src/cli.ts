@@ -55,9 +55,7 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
     const api = loadApiConfig(env);
     if (process.stdin.isTTY) process.stderr.write(`${TERMINAL_HINT}\n`);
     const { runStdioServer } = await import("./stdio");
-    // stdio is one connection: both in-flight limits apply to it.
-    const maxInFlight = Math.min(limits.maxInFlight, limits.maxInFlightPerConnection);
-    await runStdioServer(api, cache, catalogue, { ...limits, maxInFlight });
+    await runStdioServer(api, cache, catalogue, limits);
   }
   return undefined;
 }

@@ -12,7 +12,6 @@ import {
   ResourceTemplate,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { PartsApiError } from "./client";
 import type { KnownKind } from "./reference";
 import type { RequestScope } from "./server";
 
@@ -131,8 +130,7 @@ export function registerResources(server: McpServer, scope: RequestScope): void 
         mimeType: MIME,
         cacheHint: referenceHint,
       },
-      async (uri, ctx) =>
-        json(uri.href, await readThrough(scope, "list_standards", "Standards", {}, uri.href, ctx)),
+      async (uri, ctx) => json(uri.href, await readThrough(scope, "list_standards", {}, uri.href, ctx)),
     );
   }
 
@@ -164,7 +162,7 @@ export function registerResources(server: McpServer, scope: RequestScope): void 
       },
       async (uri, variables, ctx) => {
         const id = decodeVariable(variables[spec.variable]);
-        const result = await readThrough(scope, spec.tool, spec.title, spec.args(id), uri.href, ctx);
+        const result = await readThrough(scope, spec.tool, spec.args(id), uri.href, ctx);
         const record = spec.pick ? spec.pick(result) : result;
         if (record === undefined) throw notFound(uri.href, spec.title, id, entry.tool.notFound);
         return json(uri.href, record);
@@ -181,43 +179,30 @@ export function registerResources(server: McpServer, scope: RequestScope): void 
 }
 
 /**
- * Runs a tool's handler for a resource read: its input rules first (an id the tool would refuse
- * is Invalid Params), then the read; a 404 is "not found" with the tool's hint, any other failure
- * the tool's own message.
+ * A resource read is its tool's call (scope.run: the same input rules, hints and did-you-mean):
+ * an id the tool would refuse is Invalid Params, a 404 is "not found" with the tool's words,
+ * any other failure the tool's own message.
  */
 async function readThrough(
   scope: RequestScope,
   name: string,
-  title: string,
   args: Record<string, unknown>,
   uri: string,
   ctx: ServerContext,
 ): Promise<unknown> {
   const entry = scope.catalogue.get(name);
   if (!entry) throw new ResourceNotFoundError(uri);
-  const { tool, input } = entry;
-  const parsed = input.safeParse(args);
-  if (!parsed.success) {
-    const problem = parsed.error.issues[0]?.message ?? "invalid";
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${uri} is not a valid address: ${problem}.`, {
-      uri,
-    });
+  const outcome = await scope.run(entry, args, ctx);
+  if (outcome.ok) return outcome.data;
+  if (outcome.invalid) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `${uri} is not a valid address. ${outcome.message}`,
+      { uri },
+    );
   }
-  try {
-    return await tool.handler(parsed.data, {
-      api: scope.api,
-      reference: scope.reference,
-      call: scope.callOptions(ctx),
-    });
-  } catch (error) {
-    if (error instanceof PartsApiError && error.status === 404) {
-      const id = Object.values(args).flat()[0];
-      throw notFound(uri, title, String(id), tool.notFound);
-    }
-    throw new ProtocolError(ProtocolErrorCode.InternalError, scope.describeFailure(error, tool.notFound), {
-      uri,
-    });
-  }
+  if (outcome.status === 404) throw new ResourceNotFoundError(uri, outcome.message);
+  throw new ProtocolError(ProtocolErrorCode.InternalError, outcome.message, { uri });
 }
 
 function notFound(uri: string, title: string, id: string, hint: string): ResourceNotFoundError {

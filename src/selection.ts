@@ -1,7 +1,6 @@
 // Which tools this server offers, for both transports: `--read-only` keeps the tools whose
 // annotations say readOnlyHint, `--tools` keeps the named tools and groups. Computed once at
-// start-up: the result is one array shared by every server instance, so the advertised list
-// (cached per array in server.ts) is computed once too.
+// start-up; catalogue.ts turns the result into what every server instance serves.
 import type { ToolDefinition } from "../tools/define";
 import { TOOL_GROUPS } from "../tools/define";
 import { ConfigError, SELECTION_ENV, type SelectionConfig } from "./config";
@@ -22,7 +21,8 @@ export function selectTools(
     const unknown = wanted.filter((item) => !names.has(item) && !groups.has(item));
     if (unknown.length > 0) {
       throw new ConfigError(
-        `${SELECTION_ENV.tools} names ${unknown.length === 1 ? "an unknown tool or group" : "unknown tools or groups"} (${unknown.join(", ")}): use tool names (${[...names].join(", ")}) or groups (${TOOL_GROUPS.join(", ")}), separated by commas.`,
+        (name) =>
+          `${name(SELECTION_ENV.tools)} names ${unknown.length === 1 ? "an unknown tool or group" : "unknown tools or groups"} (${unknown.join(", ")}): use tool names (${[...names].join(", ")}) or groups (${TOOL_GROUPS.join(", ")}), separated by commas.`,
         SELECTION_ENV.tools,
       );
     }
@@ -32,7 +32,8 @@ export function selectTools(
   if (selection.readOnly) kept = kept.filter((tool) => tool.annotations.readOnlyHint);
   if (kept.length === 0) {
     throw new ConfigError(
-      `${SELECTION_ENV.tools} names only tools that change data, which ${SELECTION_ENV.readOnly} removes, so no tool is left: name at least one read-only tool or group.`,
+      (name) =>
+        `${name(SELECTION_ENV.tools)} names only tools that change data, which ${name(SELECTION_ENV.readOnly)} removes, so no tool is left: name at least one read-only tool or group.`,
       SELECTION_ENV.tools,
     );
   }

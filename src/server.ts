@@ -11,13 +11,15 @@ import {
   ProtocolErrorCode,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { Catalogue } from "./catalogue";
-import { type CallOptions, createDeadline, type PartsApiClient } from "./client";
-import { invalidArgumentsMessage, toolErrorMessage } from "./errors";
+import type { ToolDefinition } from "../tools/define";
+import type { Catalogue, CatalogueEntry } from "./catalogue";
+import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } from "./client";
+import { invalidArgumentsMessage, type ServingMode, toolErrorMessage } from "./errors";
 import type { Logger } from "./log";
 import { registerPrompts } from "./prompts";
 import type { ReferenceData } from "./reference";
 import { registerResources, resourceUri } from "./resources";
+import { type PartSearch, SearchRefusal } from "./search";
 import { VERSION } from "./version";
 
 export interface Connection {
@@ -30,6 +32,7 @@ export interface Connection {
 export interface ServerOptions {
   api: PartsApiClient;
   reference: ReferenceData;
+  search: PartSearch;
   catalogue: Catalogue;
   connection: Connection;
   timeoutMs: number;
@@ -38,8 +41,8 @@ export interface ServerOptions {
   logger: Logger;
   /** The upstream token of this server's requests, when it is not the client's own (per-user HTTP). */
   token?: string;
-  /** Where the upstream token comes from, named in the message of a 401. */
-  tokenSource?: string;
+  /** How the server is reached, which decides where its upstream token comes from (for messages). */
+  mode: ServingMode;
 }
 
 /** What tools, resources and prompts share for one request. */
@@ -51,7 +54,13 @@ export interface RequestScope {
   /** Options for the upstream calls of one request: its cancellation, a fresh deadline, the token. */
   callOptions(ctx?: { mcpReq?: { signal?: AbortSignal } }): CallOptions;
   describeFailure(error: unknown, notFound: string, idempotent?: boolean): string;
+  /** Runs a tool for the tools/call loop or a resource read: arguments checked, failures in words. */
+  run(entry: CatalogueEntry, args: unknown, ctx: ServerContext): Promise<ToolOutcome>;
 }
+
+export type ToolOutcome =
+  | { ok: true; data: Record<string, unknown> }
+  | { ok: false; message: string; status?: number; invalid?: boolean };
 
 /**
  * Lists that never change while the server runs, the same for every caller (the selection is the
@@ -97,17 +106,45 @@ export function createServer(options: ServerOptions): McpServer {
       toolErrorMessage(error, {
         notFound,
         idempotent,
-        tokenSource: options.tokenSource ?? "PARTS_API_TOKEN",
+        mode: options.mode,
         timeoutMs: options.timeoutMs,
       }),
+    run: async ({ tool, input }, args, ctx) => {
+      const parsed = input.safeParse(args ?? {});
+      if (!parsed.success) {
+        return { ok: false, invalid: true, message: invalidArgumentsMessage(tool.name, parsed.error) };
+      }
+      const call = scope.callOptions(ctx);
+      try {
+        const data = await tool.handler(parsed.data, {
+          api: options.api,
+          reference: options.reference,
+          search: options.search,
+          call,
+          ...progressReporter(ctx),
+        });
+        return { ok: true, data };
+      } catch (error) {
+        if (error instanceof SearchRefusal) return { ok: false, message: error.message };
+        const hint = await suggestionsFor(tool, parsed.data, error, options.search, call);
+        const status = error instanceof PartsApiError ? error.status : undefined;
+        const message = scope.describeFailure(
+          error,
+          `${tool.notFound}${hint}`,
+          tool.annotations.idempotentHint,
+        );
+        options.logger.warn("tool call failed", { tool: tool.name, error: message });
+        return { ok: false, message, ...(status !== undefined && { status }) };
+      }
+    },
   };
-  registerTools(server, scope, options.logger);
+  registerTools(server, scope);
   registerResources(server, scope);
   registerPrompts(server, scope);
   return server;
 }
 
-function registerTools(server: McpServer, scope: RequestScope, logger: Logger) {
+function registerTools(server: McpServer, scope: RequestScope) {
   const { catalogue } = scope;
   server.server.setRequestHandler("tools/list", () => ({ tools: [...catalogue.advertised] }));
   server.server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
@@ -118,17 +155,11 @@ function registerTools(server: McpServer, scope: RequestScope, logger: Logger) {
         `Unknown tool ${request.params.name}. Available: ${catalogue.tools.map((tool) => tool.name).join(", ")}`,
       );
     }
-    const { tool, input } = entry;
-    const parsed = input.safeParse(request.params.arguments ?? {});
-    if (!parsed.success) return failure(invalidArgumentsMessage(tool.name, parsed.error));
-    try {
-      const data = await tool.handler(parsed.data, {
-        api: scope.api,
-        reference: scope.reference,
-        call: scope.callOptions(ctx),
-        ...progressReporter(ctx),
-      });
-      const links = tool.links?.(data) ?? [];
+    const outcome = await scope.run(entry, request.params.arguments, ctx);
+    if (!outcome.ok) return failure(outcome.message);
+    const { data } = outcome;
+    {
+      const links = entry.tool.links?.(data) ?? [];
       return {
         content: [
           { type: "text", text: JSON.stringify(data) },
@@ -142,12 +173,33 @@ function registerTools(server: McpServer, scope: RequestScope, logger: Logger) {
         ],
         structuredContent: data,
       };
-    } catch (error) {
-      const message = scope.describeFailure(error, tool.notFound, tool.annotations.idempotentHint);
-      logger.warn("tool call failed", { tool: tool.name, error: message });
-      return failure(message);
     }
   });
+}
+
+/**
+ * For a code or id the API did not know (a 404, or a 400 whose message names it): the closest
+ * known records, e.g. ` "PA-12": did you mean pa12 (PA12)?`. Empty when there is none to offer.
+ */
+async function suggestionsFor(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  error: unknown,
+  search: PartSearch,
+  call: CallOptions,
+): Promise<string> {
+  if (!(error instanceof PartsApiError) || (error.status !== 404 && error.status !== 400)) return "";
+  const said = error.upstreamMessage ?? "";
+  const hints: string[] = [];
+  for (const { kind, argument } of tool.lookups ?? []) {
+    const values = [args[argument]].flat().filter((value): value is string => typeof value === "string");
+    for (const value of values) {
+      if (error.status === 400 && !said.includes(value)) continue;
+      const hint = await search.suggest(kind, value, call);
+      if (hint) hints.push(`"${value}": ${hint}`);
+    }
+  }
+  return hints.length > 0 ? ` ${hints.join(" ")}` : "";
 }
 
 /** A `progress` callback for the handler when the request carries a progress token. */

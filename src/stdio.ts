@@ -28,11 +28,13 @@ export async function runStdioServer(
       createServer({
         api: upstream.api,
         reference: upstream.reference,
+        search: upstream.search,
         catalogue,
         connection: upstream.connection,
         timeoutMs: config.timeoutMs,
         cacheTtlMs: cache.ttlMs,
         logger,
+        mode: "stdio",
       }),
     {
       legacy: "serve",
@@ -73,11 +75,6 @@ export async function runStdioServer(
     if (error.code === "EPIPE") void stop("stdout closed by the client (EPIPE)", false);
     else logger.error("stdout failed", { error });
   });
-  if (process.stdin.isTTY) {
-    process.stderr.write(
-      `parts-mcp ${VERSION} is an MCP server: it reads JSON-RPC messages, one per line, on stdin. Start it from an MCP client (mcp.json shows how), or run it with --help.\n`,
-    );
-  }
   logger.info(`parts-mcp ${VERSION} ready on stdio`, {
     environment: upstream.connection.environment,
     baseUrl: upstream.connection.baseUrl,

@@ -6,7 +6,6 @@ import {
   API_COMMAND,
   type CommandLine,
   ConfigError,
-  inTermsOfFlags,
   LIMITS_DEFAULTS,
   LIMITS_ENV,
   loadApiConfig,
@@ -19,7 +18,6 @@ import {
   loadTransport,
   type Output,
   parseCommandLine,
-  parseFlags,
   readBoolean,
   readChoice,
   readEnv,
@@ -396,11 +394,6 @@ describe("the command line (node:util parseArgs, one declaration per flag)", () 
     expect(text).toMatch(/^--host is 0\.0\.0\.0, not a loopback address/);
     expect(text).toContain("set PARTS_MCP_ACCESS_KEYS");
     expect(text).toContain("PARTS_MCP_AUTH=per-user");
-    expect(inTermsOfFlags(error, ["--host", "0.0.0.0"]).message).toBe(text);
-  });
-
-  it("parseFlags keeps its old shape", () => {
-    expect(parseFlags(["--read-only"])).toEqual({ overrides: { PARTS_MCP_READ_ONLY: "true" }, help: false });
   });
 });
 

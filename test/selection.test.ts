@@ -1,7 +1,7 @@
 // Tool selection (--read-only / PARTS_MCP_READ_ONLY, --tools / PARTS_MCP_TOOLS) for both
 // transports: the rules on the registry, the flags over the environment, and what a client sees.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, inTermsOfFlags, loadSelectionConfig, parseFlags } from "../src/config";
+import { ConfigError, loadSelectionConfig, parseCommandLine, SERVER_COMMAND } from "../src/config";
 import { startTestApi, type TestApi } from "../src/embedded/testing";
 import { selectTools } from "../src/selection";
 import { tools } from "../tools";
@@ -66,7 +66,7 @@ describe("selectTools", () => {
 
 describe("flags mirror the variables, and win over them", () => {
   const load = (argv: string[], env: Record<string, string> = {}) =>
-    loadSelectionConfig({ ...env, ...parseFlags(argv).overrides });
+    loadSelectionConfig({ ...env, ...parseCommandLine(SERVER_COMMAND, argv).values });
 
   it("reads PARTS_MCP_READ_ONLY and PARTS_MCP_TOOLS", () => {
     expect(load([], { PARTS_MCP_READ_ONLY: "true", PARTS_MCP_TOOLS: " parts , rfqs ," })).toEqual({
@@ -89,14 +89,14 @@ describe("flags mirror the variables, and win over them", () => {
   it("names the flag, not the variable, when the flag was at fault", () => {
     const argv = ["--tools", "nope"];
     const error = configError(() => selectTools(tools, load(argv)));
-    expect(inTermsOfFlags(error, argv).message).toMatch(/^--tools names an unknown tool or group \(nope\)/);
-    expect(inTermsOfFlags(error, []).message).toMatch(/^PARTS_MCP_TOOLS names/);
+    expect(error.describe(parseCommandLine(SERVER_COMMAND, argv).name)).toMatch(/^--tools names an unknown tool or group \(nope\)/);
+    expect(error.describe(parseCommandLine(SERVER_COMMAND, []).name)).toMatch(/^PARTS_MCP_TOOLS names/);
   });
 
   it("refuses unknown flags and missing values", () => {
-    expect(configError(() => parseFlags(["--read-olny"])).message).toMatch(/Unknown argument "--read-olny"/);
-    expect(configError(() => parseFlags(["--tools"])).message).toMatch(/--tools needs a value/);
-    expect(configError(() => parseFlags(["--read-only=yes"])).message).toMatch(/--read-only takes no value/);
+    expect(configError(() => parseCommandLine(SERVER_COMMAND, ["--read-olny"])).message).toMatch(/Unknown argument "--read-olny"/);
+    expect(configError(() => parseCommandLine(SERVER_COMMAND, ["--tools"])).message).toMatch(/--tools needs a value/);
+    expect(configError(() => parseCommandLine(SERVER_COMMAND, ["--read-only=yes"])).message).toMatch(/--read-only takes no value/);
   });
 });
 

@@ -32,8 +32,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   >;
   /** What to do when the API answers 404: where valid ids come from. */
   notFound: string;
-  /** The argument that names a record, so that a 404 can add `search.suggest(kind, value)`. */
-  lookup?: { kind: SuggestKind; argument: string };
+  /**
+   * Arguments that name records by code or id: when the API does not know one (a 404, or a 400
+   * that names it), the failure adds the closest known records (`search.suggest`).
+   */
+  lookups?: readonly { kind: SuggestKind; argument: string }[];
   handler(args: z.output<I>, context: ToolContext): Promise<z.output<O>>;
   /** Records the result mentions, returned as `resource_link`s to their `parts://` URIs. */
   links?(result: z.output<O>): ResourceRef[];

@@ -25,7 +25,7 @@ export const getProcess = defineTool({
   output: Process,
   annotations: READ,
   notFound: "Find process codes with search_reference (kind process).",
-  lookup: { kind: "process", argument: "code" },
+  lookups: [{ kind: "process", argument: "code" }],
   handler: ({ code }, { reference, call }) => reference.process(code, call),
 });
 
@@ -38,7 +38,7 @@ export const getMaterial = defineTool({
   output: Material,
   annotations: READ,
   notFound: "Find material codes with search_reference (kind material).",
-  lookup: { kind: "material", argument: "code" },
+  lookups: [{ kind: "material", argument: "code" }],
   handler: ({ code }, { reference, call }) => reference.material(code, call),
 });
 
@@ -85,7 +85,7 @@ export const getStandard = defineTool({
   output: Standard,
   annotations: READ,
   notFound: STANDARDS_HINT,
-  lookup: { kind: "standard", argument: "code" },
+  lookups: [{ kind: "standard", argument: "code" }],
   handler: ({ code }, { reference, call }) => reference.standard(code, call),
 });
 
@@ -110,7 +110,7 @@ export const getCriticality = defineTool({
   output: Criticality,
   annotations: READ,
   notFound: "Find criticality ids with search_reference (kind criticality).",
-  lookup: { kind: "criticality", argument: "id" },
+  lookups: [{ kind: "criticality", argument: "id" }],
   handler: ({ id }, { reference, call }) => reference.criticality(id, call),
 });
 

@@ -74,7 +74,7 @@ export const searchReference = defineTool({
   description:
     'Find the codes other tools take: processes, materials, standards, criticalities or categories by code, name or fragment ("PA12", "ASTM F3001-14", "AMS4928"), best match first; without text, all known.',
   input: z.object({
-    kind: z.enum(["process", "material", "standard", "criticality", "category"]),
+    kind: z.enum(["process", "material", "standard", "criticality", "category"]).describe("Kind of record"),
     text: text("Code, name or fragment"),
   }),
   output: z.object({

@@ -102,26 +102,3 @@ export const SERVER_COMMAND: Command = {
   flags: SERVER_FLAGS,
   settings: [API_SETTINGS, CACHE_SETTINGS, SERVING_SETTINGS, HTTP_SETTINGS, LIMITS_SETTINGS],
 };
-
-// The names of the hand-written parser this replaced, kept for the modules and tests that use them.
-
-export interface ParsedFlags {
-  /** Variables set by flags, to lay over the environment. */
-  overrides: Record<string, string>;
-  help: boolean;
-}
-
-/** `parts-mcp`'s flags as variables to lay over the environment (see parseCommandLine). */
-export function parseFlags(argv: readonly string[]): ParsedFlags {
-  const { values, help } = parseCommandLine(SERVER_COMMAND, argv);
-  return { overrides: values, help };
-}
-
-/**
- * `error` in the words of `argv`: a setting that a flag of `parts-mcp` set is named by the flag.
- * New code calls `error.describe(commandLine.name)`.
- */
-export function inTermsOfFlags(error: ConfigError, argv: readonly string[]): ConfigError {
-  const message = error.describe(parseCommandLine(SERVER_COMMAND, argv).name);
-  return message === error.message ? error : new ConfigError(message, error.variable);
-}

@@ -1,7 +1,9 @@
 // One handler per endpoint of the table. A handler gets the caller's organisation and the
 // validated path parameters, query and body, and returns the JSON text of the 200 response or
 // throws an ApiError.
+
 import type { EndpointBody, EndpointName, EndpointQuery } from "../api/endpoints";
+import { isLoopbackHost } from "../net";
 import type { Org } from "./data/reference";
 import { ApiError, quote } from "./errors";
 import type { Store } from "./store";
@@ -51,12 +53,6 @@ function one(what: string, key: string, records: ReadonlyMap<string, { json: str
   return found.json;
 }
 
-const LOOPBACK_HOSTS = new Set(["localhost", "[::1]"]);
-
-function isLoopback(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
-}
-
 /**
  * The address of an imported file: an absolute https: URL, or http: on loopback (decisions).
  * Returns it without its query string. Messages never contain the URL: its query string (a SAS
@@ -69,7 +65,7 @@ function checkSasUrl(sasUrl: string): string {
   } catch {
     throw new ApiError(400, "sasUrl: must be an absolute https: URL");
   }
-  const ok = url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url.hostname));
+  const ok = url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
   if (!ok) throw new ApiError(400, "sasUrl: must be an absolute https: URL (http: only on loopback)");
   if (url.username !== "" || url.password !== "")
     throw new ApiError(400, "sasUrl: must not carry user credentials");

@@ -4,9 +4,11 @@
 // It is the default environment of the MCP server and the upstream of the tests and benchmarks;
 // tests and benchmarks start it through testing/index.ts, which adds fault injection and request
 // statistics through a RequestHook, so that neither is in the product bundle.
+
 import { createServer, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
+import { urlHost } from "../net";
 import { ORGS } from "./data/reference";
 import { errorJson } from "./errors";
 import { Router } from "./router";
@@ -64,12 +66,6 @@ export function largeCatalogueSize(
   options: Pick<EmbeddedApiOptions, "catalogue" | "largeCatalogueSize">,
 ): number {
   return options.catalogue === "large" ? (options.largeCatalogueSize ?? DEFAULT_LARGE_SIZE) : 0;
-}
-
-function urlHost(host: string): string {
-  if (host === "0.0.0.0" || host === "") return "127.0.0.1";
-  if (host === "::") return "[::1]";
-  return host.includes(":") ? `[${host}]` : host;
 }
 
 /** Answers a request that Node's HTTP parser rejected (bad framing, headers too large) in the Error shape. */

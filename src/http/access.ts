@@ -8,8 +8,6 @@ import { type AccessConfig, type HttpConfig, isWildcardHost } from "../config";
 import { bracketHost } from "../net";
 
 export const TOKEN_HEADER = "x-parts-api-token";
-/** How a per-user token's source is named in the message of an upstream 401. */
-export const TOKEN_SOURCE = "the X-Parts-Api-Token header";
 
 export interface Refusal {
   status: 400 | 401 | 403;

@@ -19,7 +19,7 @@ import { explainListenError, urlHost } from "../net";
 import { openRuntime } from "../runtime";
 import { createServer, type ServerOptions } from "../server";
 import { VERSION } from "../version";
-import { AccessControl, OriginGuard, TOKEN_SOURCE } from "./access";
+import { AccessControl, OriginGuard } from "./access";
 import { MCP_PATH, McpHttpHandler } from "./handler";
 
 export { HEALTH_PATH, MCP_PATH } from "./handler";
@@ -31,7 +31,7 @@ export { HEALTH_PATH, MCP_PATH } from "./handler";
  */
 const NO_SERVER_TOKEN = "parts-mcp-per-user-mode-has-no-server-token";
 
-export type HttpServerOptions = Omit<ServerOptions, "token" | "tokenSource"> & {
+export type HttpServerOptions = Omit<ServerOptions, "token" | "mode"> & {
   http: HttpConfig;
   limits: LimitsConfig;
 };
@@ -58,7 +58,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     createServer: (token) =>
       createServer({
         ...serverOptions,
-        ...(token !== undefined && { token, tokenSource: TOKEN_SOURCE }),
+        ...(token === undefined ? { mode: "http" } : { token, mode: "http-per-user" }),
       }),
     maxBodyBytes: http.maxBodyBytes,
     maxInFlight: limits.maxInFlight,
@@ -133,7 +133,8 @@ async function listen(server: Server, http: HttpConfig): Promise<void> {
       const setting = failure.change === "host" ? HTTP_ENV.host : HTTP_ENV.port;
       reject(
         new ConfigError(
-          `Cannot listen on ${http.host}:${http.port}: ${failure.reason}; choose another with ${setting}.`,
+          (name) =>
+            `Cannot listen on ${http.host}:${http.port}: ${failure.reason}; choose another with ${name(setting)}.`,
           setting,
         ),
       );
@@ -167,6 +168,7 @@ export async function runHttpServer({ api, cache, http, limits, catalogue }: Htt
     running = await startHttpServer({
       api: upstream.api,
       reference: upstream.reference,
+      search: upstream.search,
       catalogue,
       connection: upstream.connection,
       timeoutMs: api.timeoutMs,

@@ -93,12 +93,14 @@ describe.each(ERAS)("resources, completions and prompts (%s era)", (era) => {
     it("answer an unknown code with resource-not-found, never empty contents", async () => {
       await expect(server.client.readResource({ uri: "parts://standards/NOPE%2099" })).rejects.toMatchObject({
         code: -32602,
-        message: expect.stringMatching(/Standard "NOPE 99" was not found/),
+        message: expect.stringMatching(
+          /^Not found: standard "NOPE 99" not found\. Find standard codes with search_reference/,
+        ),
       });
       await expect(server.client.readResource({ uri: "parts://parts/missing-part" })).rejects.toMatchObject({
         code: -32602,
         data: { uri: "parts://parts/missing-part" },
-        message: expect.stringMatching(/^Part "missing-part" was not found\. Use list_parts/),
+        message: expect.stringMatching(/^Not found: part "missing-part" not found\./),
       });
       await expect(server.client.readResource({ uri: "parts://gadgets/1" })).rejects.toMatchObject({
         code: -32602,
@@ -268,11 +270,11 @@ describe.each(ERAS)("tool selection limits everything served (%s era)", (era) =>
     );
     const listed = (await limited.call("list_standards", {})).structuredContent as { items: unknown[] };
     expect(listed.items.length).toBeGreaterThan(0);
-    const part = limited.api.store.parts()[0];
+    const part = [...limited.api.store.parts()][0];
     await expect(limited.client.readResource({ uri: `parts://parts/${part?.id}` })).rejects.toMatchObject({
       code: -32602,
     });
-    const rfq = limited.api.store.rfqs()[0];
+    const rfq = [...limited.api.store.rfqs()][0];
     await expect(limited.client.readResource({ uri: `parts://rfqs/${rfq?.id}` })).rejects.toMatchObject({
       code: -32602,
     });

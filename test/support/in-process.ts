@@ -16,6 +16,7 @@ import { PartsApiClient } from "../../src/client";
 import { startTestApi, type TestApi, type TestApiOptions } from "../../src/embedded/testing";
 import { createLogger } from "../../src/log";
 import { ReferenceData } from "../../src/reference";
+import { PartSearch } from "../../src/search";
 import { createServer } from "../../src/server";
 import { tools as allTools } from "../../tools";
 import type { ToolDefinition } from "../../tools/define";
@@ -80,16 +81,19 @@ export async function connectInProcess(options: InProcessOptions = {}): Promise<
   });
   const cacheTtlMs = options.cacheTtlMs ?? 60_000;
   const reference = new ReferenceData(client, token, { ttlMs: cacheTtlMs, maxEntries: 1_000 });
+  const search = new PartSearch(client, reference, token, { ttlMs: cacheTtlMs });
   const catalogue = buildCatalogue(options.tools ?? allTools);
   const factory = () =>
     createServer({
       api: client,
       reference,
+      search,
       catalogue,
       connection: { environment: "local", baseUrl: api.url, embedded: true },
       timeoutMs,
       cacheTtlMs,
       logger,
+      mode: "stdio",
     });
 
   const mcp = new Client(
