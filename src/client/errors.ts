@@ -390,7 +390,6 @@ export function errorFromFailure(
           kind: "network",
           ...(code === undefined ? {} : { code }),
           detail: text,
-          cause: failure.cause,
         },
         `${ctx.method} ${ctx.path}: no answer from ${ctx.origin}: ${text}${code ? ` (${code})` : ""}${attempts > 1 ? ` (${attempts} attempts)` : ""}`,
       );
