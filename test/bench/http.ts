@@ -119,7 +119,7 @@ export interface LoadResult {
   benchCpuPct: number;
 }
 
-const ENVELOPE = {
+export const ENVELOPE = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientInfo": { name: "parts-mcp-bench", version: "1.0.0" },
   "io.modelcontextprotocol/clientCapabilities": {},
@@ -138,18 +138,19 @@ function bodies(ids: readonly string[], era: Era): { id: string; body: string }[
   }));
 }
 
-function headersFor(era: Era): Record<string, string> {
+/** Headers of a tools/call POST in `era`, with the access key the bench's servers take. */
+export function headersFor(era: Era, tool = "get_part"): Record<string, string> {
   return {
     "content-type": "application/json",
     accept: "application/json, text/event-stream",
     authorization: `Bearer ${ACCESS_KEY}`,
     "mcp-protocol-version": era,
-    ...(era === "2026-07-28" && { "mcp-method": "tools/call", "mcp-name": "get_part" }),
+    ...(era === "2026-07-28" && { "mcp-method": "tools/call", "mcp-name": tool }),
   };
 }
 
 /** The JSON-RPC message of a response, whether sent as JSON or as one SSE event. */
-function messageOf(text: string): { result?: { isError?: boolean }; error?: unknown } {
+export function messageOf(text: string): { result?: { isError?: boolean }; error?: unknown } {
   const json = text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "{}");
   return JSON.parse(json);
 }

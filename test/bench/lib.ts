@@ -2,7 +2,7 @@
 // as mcp.json starts it, and the minimal official-SDK server beside it), the RSS and CPU time of
 // a process, and the rows and targets of the report. Benchmarks are scripts, not tests: every
 // figure says how it was measured, and every wait is bounded.
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -69,6 +69,60 @@ export function rssMiB(pid: number): number {
   const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
   if (!match) throw new Error(`no VmRSS for process ${pid}`);
   return Number(match[1]) / 1024;
+}
+
+/** What an RSS sampler saw: the peak and last VmRSS in MiB, the samples taken, the longest gap. */
+export interface RssSamples {
+  peakMiB: number;
+  lastMiB: number;
+  samples: number;
+  maxGapMs: number;
+}
+
+/**
+ * Samples a process's VmRSS every `everyMs` from a separate small process, so that a busy event
+ * loop here (the bench's client and API share this process) cannot skip the peak. `stop()` ends it.
+ */
+export function sampleRss(pid: number, everyMs = 50): { stop(): Promise<RssSamples> } {
+  const code = `
+    const { readFileSync } = require("node:fs");
+    const [pid, every] = process.argv.slice(1).map(Number);
+    let peak = 0, last = 0, samples = 0, lastAt = 0, maxGap = 0;
+    const read = () => {
+      const now = performance.now();
+      try {
+        const match = /^VmRSS:\\s+(\\d+)\\s+kB/m.exec(readFileSync("/proc/" + pid + "/status", "utf8"));
+        if (!match) return;
+        last = Number(match[1]) / 1024;
+      } catch { return; }
+      peak = Math.max(peak, last);
+      if (samples++ > 0) maxGap = Math.max(maxGap, now - lastAt);
+      lastAt = now;
+    };
+    read();
+    const timer = setInterval(read, every);
+    process.stdin.on("end", () => {
+      clearInterval(timer);
+      read();
+      process.stdout.write(JSON.stringify({ peakMiB: peak, lastMiB: last, samples, maxGapMs: maxGap }));
+    });
+    process.stdin.resume();`;
+  const sampler = track(
+    spawn(process.execPath, ["-e", code, String(pid), String(everyMs)], {
+      stdio: ["pipe", "pipe", "inherit"],
+    }),
+  );
+  let out = "";
+  sampler.stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  return {
+    async stop() {
+      sampler.stdin.end();
+      await exited(sampler, 5_000);
+      return JSON.parse(out) as RssSamples;
+    },
+  };
 }
 
 /** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat. */

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { startTestApi } from "../../src/embedded/testing";
 import { benchBundle } from "./bundle";
 import { benchColdStart } from "./coldstart";
+import { benchFlood } from "./flood";
 import { benchHttp } from "./http";
 import {
   benchScript,
@@ -30,10 +31,11 @@ import {
 } from "./lib";
 import { benchMemory } from "./memory";
 import { benchOverhead } from "./overhead";
-import { benchFlood, benchSearch, benchViews } from "./pending";
 import { benchDescribe, benchListParts } from "./reads";
 import { RpcSession } from "./rpc";
+import { benchSearch } from "./search";
 import { reportTokens } from "./tokens";
+import { benchViews } from "./views";
 
 const SECTIONS = [
   "tokens",
@@ -129,7 +131,7 @@ try {
   await step("bundle", () => benchBundle(report));
   await step("search", () => benchSearch(report, api));
   await step("flood", () => benchFlood(report, api));
-  await step("views", () => benchViews(report));
+  await step("views", () => benchViews(report, api));
 } finally {
   await api.close();
 }

@@ -1,5 +1,6 @@
 // The measurements behind the part search's design and defaults (src/search/service.ts):
-//   1. the index's memory per 100,000 parts, measured (heap) and as the index estimates it;
+//   1. the index's memory per 100,000 parts, measured (heap) and as the index estimates it, beside
+//      the size of the list_parts JSON it was built from;
 //   2. MiniSearch against the hand-written index on the same 100,000 parts: memory, build time,
 //      median query time (README: why the hand-written one);
 //   3. the first search over the 100,000-part catalogue until `complete` (calls, wall time,
@@ -48,13 +49,20 @@ function timeQuery(run: () => unknown, repeats = 9): number {
 
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-/** Pages of the generated catalogue as the API sends them (parsed JSON), one at a time. */
+/** Pages of the generated catalogue as the API sends them (parsed JSON, and the JSON's length). */
 function* pages(count: number) {
   const catalogue = new LargeCatalogue(count);
   for (let page = 1; (page - 1) * PAGE_SIZE < count; page++) {
     const size = Math.min(PAGE_SIZE, count - (page - 1) * PAGE_SIZE);
-    const items = Array.from({ length: size }, (_, j) => catalogue.part((page - 1) * PAGE_SIZE + j));
-    yield { page, items: JSON.parse(JSON.stringify(items)), hasMore: page * PAGE_SIZE < count };
+    const json = JSON.stringify(
+      Array.from({ length: size }, (_, j) => catalogue.part((page - 1) * PAGE_SIZE + j)),
+    );
+    yield {
+      page,
+      items: JSON.parse(json),
+      hasMore: page * PAGE_SIZE < count,
+      jsonBytes: Buffer.byteLength(json),
+    };
   }
 }
 
@@ -62,7 +70,11 @@ export function measureIndex(count = PARTS) {
   const before = heapBytes();
   const index = new PartIndex();
   const started = performance.now();
-  for (const { page, items, hasMore } of pages(count)) index.addPage(page, items, hasMore);
+  let jsonBytes = 0;
+  for (const { page, items, hasMore, jsonBytes: bytes } of pages(count)) {
+    index.addPage(page, items, hasMore);
+    jsonBytes += bytes;
+  }
   const buildMs = performance.now() - started;
   const heap = heapBytes() - before;
   const query = (text: string) => ({ filters: {}, readings: [words(text)] });
@@ -71,6 +83,8 @@ export function measureIndex(count = PARTS) {
     parts: count,
     heapMiB: round(heap / MiB),
     estimateMiB: round(index.bytes / MiB),
+    /** The parts' JSON as list_parts pages carry it. */
+    jsonMiB: round(jsonBytes / MiB),
     buildMsWithGeneration: Math.round(buildMs),
     medianQueryMs: Math.max(...queryMs.map((ms) => round(ms, 2))),
   };
