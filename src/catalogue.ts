@@ -6,6 +6,7 @@ import type { Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { ToolDefinition } from "../tools/define";
 import { DIMENSION_NAMES, Dimensions, jsonSchemaOverride } from "./api/schemas";
+import { viewMetaFor } from "./apps/views";
 
 export interface CatalogueEntry {
   tool: ToolDefinition;
@@ -15,21 +16,22 @@ export interface CatalogueEntry {
 
 export interface Catalogue {
   readonly tools: readonly ToolDefinition[];
+  /** Whether tools link their MCP Apps view and the `ui://` document is served (PARTS_MCP_APPS). */
+  readonly views: boolean;
   /** The `tools/list` result's entries. */
   readonly advertised: readonly Tool[];
   get(name: string): CatalogueEntry | undefined;
   has(name: string): boolean;
 }
 
-/** `meta` adds `_meta` to a tool's advertised entry (the MCP Apps view it links, for instance). */
-export function buildCatalogue(
-  tools: readonly ToolDefinition[],
-  meta: (tool: ToolDefinition) => Record<string, unknown> | undefined = () => undefined,
-): Catalogue {
+export function buildCatalogue(tools: readonly ToolDefinition[], { views }: { views: boolean }): Catalogue {
   const byName = new Map(tools.map((tool) => [tool.name, { tool, input: tool.input.strict() }]));
-  const advertised = [...byName.values()].map(({ tool, input }) => advertise(tool, input, meta(tool)));
+  const advertised = [...byName.values()].map(({ tool, input }) =>
+    advertise(tool, input, views ? viewMetaFor(tool.name) : undefined),
+  );
   return {
     tools,
+    views,
     advertised,
     get: (name) => byName.get(name),
     has: (name) => byName.has(name),

@@ -6,6 +6,7 @@ import {
   ConfigError,
   environment,
   loadApiConfig,
+  loadAppsConfig,
   loadCacheConfig,
   loadHttpConfig,
   loadLimitsConfig,
@@ -40,7 +41,7 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
     import("./selection"),
     import("./catalogue"),
   ]);
-  const catalogue = buildCatalogue(selectTools(allTools, selection));
+  const catalogue = buildCatalogue(selectTools(allTools, selection), { views: loadAppsConfig(env).enabled });
 
   if (transport === "http") {
     const http = loadHttpConfig(env);

@@ -25,7 +25,7 @@ export function registerPrompts(server: McpServer, scope: RequestScope): void {
     complete(value ?? "", () => [...MATERIAL_TYPES]),
   ).optional();
 
-  if (catalogue.has("list_standards"))
+  if (catalogue.has("search_reference") && catalogue.has("list_standards"))
     server.registerPrompt(
       "draft_part",
       {
@@ -37,32 +37,44 @@ export function registerPrompts(server: McpServer, scope: RequestScope): void {
           materialType,
         },
       },
-      async ({ description, materialType }, extra) => {
-        const call = scope.callOptions(extra);
-        const standards = await reference
-          .standards(materialType ? { materialType } : {}, call)
-          .catch(() => []);
-        const known = (kind: "process" | "material" | "criticality" | "category") =>
-          reference.known(kind, call).join(", ") || "none seen yet";
+      async ({ description, materialType }, ctx) => {
+        const call = scope.callOptions(ctx);
+        // Device and quality-system standards (ISO 13485, ISO 10993-1) have material type "other":
+        // they apply whatever the part is made of.
+        const [ofType, general] = await Promise.all([
+          reference.standards(materialType ? { materialType } : {}, call).catch(() => []),
+          materialType && materialType !== "other"
+            ? reference.standards({ materialType: "other" }, call).catch(() => [])
+            : Promise.resolve([]),
+        ]);
+        const check = catalogue.has("preview_part")
+          ? "call preview_part with the draft: it resolves every code and flags unknown ones with suggestions"
+          : "confirm each code with search_reference";
         return userMessage(
           [
             `Draft a new part in the Parts and Sourcing API for: ${description}`,
             materialType ? `Its material type is ${materialType}.` : "",
             "",
-            "1. Find similar parts with list_parts and look at them with describe_part: their processes, materials, standards and criticalities show which codes exist and fit.",
-            "2. Choose the process and the material; confirm each code with get_process and get_material.",
-            "3. Choose the standards that apply from the list below (or list_standards), and the criticalities and categories, from similar parts.",
-            "4. Show the user the draft (title, description, processId, materialId, standardIds, criticalityIds, categoryIds, keywords) and ask for confirmation.",
+            '1. Find the process and material codes with search_reference (kind process, then material), giving names or fragments as the user said them (e.g. "SLS", "PA12").',
+            "2. Find similar parts with search_parts (filter by processId and materialId, or words of the description); describe_part on one shows the criticalities and categories such parts carry. search_reference (kind criticality or category) finds others by name.",
+            "3. Choose the standards that apply from the lists attached below (search_reference kind standard finds others).",
+            `4. Before anything is created, ${check}. Show the user the draft (title, description, processId, materialId, standardIds, criticalityIds, categoryIds, keywords) and ask for confirmation.`,
             canCreate
-              ? "5. Only then call create_part once. It is not idempotent: if it fails unclearly, check with list_parts (view IP_OWNER) before calling it again."
+              ? "5. Only then call create_part once. It is not idempotent: if it fails unclearly, check with search_parts before calling it again."
               : "5. This server is read-only and cannot create parts: give the user the confirmed draft, as create_part arguments, to enter where parts are created.",
-            "",
-            `Process codes seen so far: ${known("process")}.`,
-            `Material codes seen so far: ${known("material")}.`,
-            `Criticality ids seen so far: ${known("criticality")}.`,
-            `Category ids seen so far: ${known("category")}.`,
           ].join("\n"),
-          standards.length > 0 ? [resource("parts://standards", { items: standards })] : [],
+          [
+            ...attachment(
+              materialType ? `Standards for ${materialType} parts` : "Every standard",
+              "parts://standards",
+              ofType,
+            ),
+            ...attachment(
+              "Standards for every part whatever its material (quality systems, medical devices: material type other)",
+              "parts://standards",
+              general,
+            ),
+          ],
         );
       },
     );
@@ -75,7 +87,7 @@ export function registerPrompts(server: McpServer, scope: RequestScope): void {
         description: "Summarises a request for quotation together with the part it is for.",
         argsSchema: {
           rfqId: completable(z.string().min(1).describe("RFQ id"), (value) =>
-            complete(value ?? "", () => reference.known("rfq", scope.callOptions())),
+            complete(value ?? "", () => scope.seen.known("rfq", scope.callOptions())),
           ),
         },
       },
@@ -87,9 +99,9 @@ export function registerPrompts(server: McpServer, scope: RequestScope): void {
             scope.describeFailure(error, "Check the RFQ id."),
           );
         });
-        reference.remember("rfq", [rfq.id], call);
+        scope.seen.record([{ kind: "rfq", id: rfq.id }], call);
         const part = await api.call("getPart", { params: { id: rfq.partId } }, call).catch(() => undefined);
-        if (part) reference.rememberPart(part, call);
+        if (part) scope.seen.record([{ kind: "part", id: part.id }], call);
         return userMessage(
           [
             `Summarise RFQ ${rfq.id} for a buyer: its state (${rfq.state}), what is asked (quantity, maximum lead time in days), and its deadline and expiry compared with today.`,
@@ -164,6 +176,12 @@ function resource(uri: string, data: unknown): Message {
       resource: { uri, mimeType: "application/json", text: JSON.stringify(data) },
     },
   };
+}
+
+/** A labelled attachment: a line that says what follows, then the data; nothing when it is empty. */
+function attachment(label: string, uri: string, items: unknown[]): Message[] {
+  if (items.length === 0) return [];
+  return [{ role: "user", content: { type: "text", text: `${label}:` } }, resource(uri, { items })];
 }
 
 function userMessage(text: string, attachments: Message[]): GetPromptResult {

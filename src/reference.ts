@@ -3,12 +3,12 @@
 // one way to it: an LRU cache with a TTL whose entries are promises, so concurrent lookups of the
 // same record share one upstream request, and whose keys start with the token's digest, so that
 // nothing fetched with one token is ever served to another.
-import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { z } from "zod";
 import type { ListStandardsQuery } from "./api/endpoints";
-import type { Category, Criticality, Material, Part, Process, Standard } from "./api/schemas";
+import type { Category, Criticality, Material, Process, Standard } from "./api/schemas";
 import type { CallOptions, PartsApiClient } from "./client";
+import { tokenPartition } from "./seen";
 
 export interface ReferenceCacheOptions {
   /** How long a record is served from memory; 0 turns the cache off. */
@@ -24,9 +24,6 @@ interface Records {
   category: Category;
 }
 export type ReferenceKind = keyof Records;
-/** What completions offer: reference ids, and the ids of parts, RFQs and factories seen so far. */
-export type KnownKind = ReferenceKind | "part" | "rfq" | "factory";
-const MAX_KNOWN_PER_KIND = 5_000;
 export type BatchKind = "standard" | "criticality" | "category";
 
 const BATCH_ENDPOINT = {
@@ -66,8 +63,6 @@ export class ReferenceData {
   readonly #api: PartsApiClient;
   readonly #defaultToken: string;
   readonly #cache: LRUCache<string, Promise<unknown>> | undefined;
-  readonly #partitions = new Map<string, string>();
-  readonly #known = new LRUCache<string, Set<string>>({ max: 10_000 });
 
   constructor(api: PartsApiClient, defaultToken: string, options: ReferenceCacheOptions) {
     this.#api = api;
@@ -98,36 +93,6 @@ export class ReferenceData {
     return this.#record("criticality", id, call, () =>
       this.#api.call("getCriticality", { params: { id } }, call),
     );
-  }
-
-  /** Remembers ids this token has been shown, for completions. */
-  remember(kind: KnownKind, ids: Iterable<string | undefined>, call: CallOptions): void {
-    const key = `${this.#partition(call.token ?? this.#defaultToken)}/${kind}`;
-    let known = this.#known.get(key);
-    if (!known) {
-      known = new Set();
-      this.#known.set(key, known);
-    }
-    for (const id of ids) {
-      if (id === undefined) continue;
-      known.delete(id);
-      known.add(id);
-      if (known.size > MAX_KNOWN_PER_KIND) known.delete(known.values().next().value as string);
-    }
-  }
-
-  /** Remembers a part and everything it references. */
-  rememberPart(part: Part, call: CallOptions): void {
-    this.remember("part", [part.id, part.parentId], call);
-    this.remember("process", [part.processId], call);
-    this.remember("material", [part.materialId], call);
-    this.remember("standard", part.standardIds ?? [], call);
-    this.remember("criticality", part.criticalityIds ?? [], call);
-    this.remember("category", part.categoryIds ?? [], call);
-  }
-
-  known(kind: KnownKind, call: CallOptions): string[] {
-    return [...(this.#known.get(`${this.#partition(call.token ?? this.#defaultToken)}/${kind}`) ?? [])];
   }
 
   standards(filter: z.input<typeof ListStandardsQuery>, call: CallOptions): Promise<Standard[]> {
@@ -188,18 +153,11 @@ export class ReferenceData {
       if (result === MISSING) missing.push(unique[index] as string);
       else items.push(result);
     });
-    this.remember(
-      kind,
-      items.map((item) => keyOf(kind, item)),
-      call,
-    );
     return { items, missing };
   }
 
-  async #record<T>(kind: ReferenceKind, id: string, call: CallOptions, load: () => Promise<T>): Promise<T> {
-    const record = await this.#shared(call, `${kind}:${id}`, load);
-    this.remember(kind, [id], call);
-    return record;
+  #record<T>(kind: ReferenceKind, id: string, call: CallOptions, load: () => Promise<T>): Promise<T> {
+    return this.#shared(call, `${kind}:${id}`, load);
   }
 
   /**
@@ -211,7 +169,7 @@ export class ReferenceData {
   #shared<T>(call: CallOptions, key: string, load: () => Promise<T>, rejoin = true): Promise<T> {
     const cache = this.#cache;
     if (!cache) return load();
-    const fullKey = `${this.#partition(call.token ?? this.#defaultToken)}/${key}`;
+    const fullKey = `${tokenPartition(call.token ?? this.#defaultToken)}/${key}`;
     const hit = cache.get(fullKey) as Promise<T> | undefined;
     if (hit) {
       if (!rejoin) return hit;
@@ -227,15 +185,5 @@ export class ReferenceData {
     };
     loading.then((value) => value === MISSING && forget(), forget);
     return loading;
-  }
-
-  #partition(token: string): string {
-    let digest = this.#partitions.get(token);
-    if (digest === undefined) {
-      digest = createHash("sha256").update(token).digest("base64url").slice(0, 16);
-      if (this.#partitions.size > 10_000) this.#partitions.clear();
-      this.#partitions.set(token, digest);
-    }
-    return digest;
   }
 }

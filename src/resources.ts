@@ -12,7 +12,8 @@ import {
   ResourceTemplate,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { KnownKind } from "./reference";
+import { rankRecords } from "./search";
+import type { KnownKind } from "./seen";
 import type { RequestScope } from "./server";
 
 const MIME = "application/json";
@@ -172,9 +173,9 @@ export function registerResources(server: McpServer, scope: RequestScope): void 
 
   async function known(kind: KnownKind): Promise<string[]> {
     const call = scope.callOptions();
-    if (kind !== "standard") return reference.known(kind, call);
+    if (kind !== "standard") return scope.seen.known(kind, call);
     const listed = await reference.standards({}, call).catch(() => []);
-    return [...new Set([...listed.map((standard) => standard.code), ...reference.known(kind, call)])];
+    return [...new Set([...listed.map((standard) => standard.code), ...scope.seen.known(kind, call)])];
   }
 }
 
@@ -209,13 +210,16 @@ function notFound(uri: string, title: string, id: string, hint: string): Resourc
   return new ResourceNotFoundError(uri, `${title} "${id}" was not found. ${hint}`);
 }
 
-/** Prefix match, case-insensitive, sorted; the SDK keeps the first 100 and sets hasMore. */
+/**
+ * The candidates that match what was typed the way search_reference matches codes (case, spacing,
+ * punctuation and an edition year ignored; a fragment anywhere: "f3001", "ams4928"), best first;
+ * the SDK keeps the first 100 and sets hasMore.
+ */
 export async function complete<T extends string>(
   value: string,
   candidates: () => T[] | Promise<T[]>,
 ): Promise<T[]> {
-  const prefix = value.toLowerCase();
-  return (await candidates()).filter((candidate) => candidate.toLowerCase().startsWith(prefix)).sort();
+  return rankRecords(await candidates(), value, (candidate) => ({ keys: [candidate], names: [] }));
 }
 
 function decodeVariable(value: string | string[] | undefined): string {

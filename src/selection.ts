@@ -30,6 +30,8 @@ export function selectTools(
     kept = kept.filter((tool) => chosen.has(tool.name) || chosen.has(tool.group));
   }
   if (selection.readOnly) kept = kept.filter((tool) => tool.annotations.readOnlyHint);
+  const keptNames = new Set(kept.map((tool) => tool.name));
+  kept = kept.filter((tool) => (tool.requires ?? []).every((name) => keptNames.has(name)));
   if (kept.length === 0) {
     throw new ConfigError(
       (name) =>

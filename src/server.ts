@@ -12,6 +12,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { ToolDefinition } from "../tools/define";
+import { registerViews } from "./apps/views";
 import type { Catalogue, CatalogueEntry } from "./catalogue";
 import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } from "./client";
 import { invalidArgumentsMessage, type ServingMode, toolErrorMessage } from "./errors";
@@ -20,6 +21,7 @@ import { registerPrompts } from "./prompts";
 import type { ReferenceData } from "./reference";
 import { registerResources, resourceUri } from "./resources";
 import { type PartSearch, SearchRefusal } from "./search";
+import type { SeenRecords } from "./seen";
 import { VERSION } from "./version";
 
 export interface Connection {
@@ -33,6 +35,7 @@ export interface ServerOptions {
   api: PartsApiClient;
   reference: ReferenceData;
   search: PartSearch;
+  seen: SeenRecords;
   catalogue: Catalogue;
   connection: Connection;
   timeoutMs: number;
@@ -49,6 +52,7 @@ export interface ServerOptions {
 export interface RequestScope {
   api: PartsApiClient;
   reference: ReferenceData;
+  seen: SeenRecords;
   catalogue: Catalogue;
   cacheTtlMs: number;
   /** Options for the upstream calls of one request: its cancellation, a fresh deadline, the token. */
@@ -95,6 +99,7 @@ export function createServer(options: ServerOptions): McpServer {
   const scope: RequestScope = {
     api: options.api,
     reference: options.reference,
+    seen: options.seen,
     catalogue: options.catalogue,
     cacheTtlMs: options.cacheTtlMs,
     callOptions: (ctx) => ({
@@ -123,6 +128,7 @@ export function createServer(options: ServerOptions): McpServer {
           call,
           ...progressReporter(ctx),
         });
+        options.seen.record([...(tool.mentions?.(data) ?? []), ...(tool.links?.(data) ?? [])], call);
         return { ok: true, data };
       } catch (error) {
         if (error instanceof SearchRefusal) return { ok: false, message: error.message };
@@ -140,6 +146,7 @@ export function createServer(options: ServerOptions): McpServer {
   };
   registerTools(server, scope);
   registerResources(server, scope);
+  if (options.catalogue.views) registerViews(server);
   registerPrompts(server, scope);
   return server;
 }
@@ -177,6 +184,9 @@ function registerTools(server: McpServer, scope: RequestScope) {
   });
 }
 
+/** A failure names at most this many unknown codes with their closest records. */
+const MAX_SUGGESTIONS = 5;
+
 /**
  * For a code or id the API did not know (a 404, or a 400 whose message names it): the closest
  * known records, e.g. ` "PA-12": did you mean pa12 (PA12)?`. Empty when there is none to offer.
@@ -190,16 +200,21 @@ async function suggestionsFor(
 ): Promise<string> {
   if (!(error instanceof PartsApiError) || (error.status !== 404 && error.status !== 400)) return "";
   const said = error.upstreamMessage ?? "";
-  const hints: string[] = [];
-  for (const { kind, argument } of tool.lookups ?? []) {
-    const values = [args[argument]].flat().filter((value): value is string => typeof value === "string");
-    for (const value of values) {
-      if (error.status === 400 && !said.includes(value)) continue;
+  const unknown = (tool.lookups ?? []).flatMap(({ kind, argument }) =>
+    [args[argument]]
+      .flat()
+      .filter((value): value is string => typeof value === "string")
+      .filter((value) => error.status === 404 || said.includes(value))
+      .map((value) => ({ kind, value })),
+  );
+  const hints = await Promise.all(
+    unknown.slice(0, MAX_SUGGESTIONS).map(async ({ kind, value }) => {
       const hint = await search.suggest(kind, value, call);
-      if (hint) hints.push(`"${value}": ${hint}`);
-    }
-  }
-  return hints.length > 0 ? ` ${hints.join(" ")}` : "";
+      return hint ? `"${value}": ${hint}` : undefined;
+    }),
+  );
+  const found = hints.filter(Boolean);
+  return found.length > 0 ? ` ${found.join(" ")}` : "";
 }
 
 /** A `progress` callback for the handler when the request carries a progress token. */

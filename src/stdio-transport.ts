@@ -18,6 +18,19 @@ export interface StdioWireOptions {
 
 type Id = string | number;
 const NEWLINE = 0x0a;
+/** How much of each end of an oversize line is kept to find its id in. */
+const ID_WINDOW = 256;
+
+/** The JSON-RPC id in a piece of a message that cannot be parsed whole. */
+function idIn(text: string): Id | undefined {
+  const match = /"id"\s*:\s*(-?\d{1,15}(?![\d.eE])|"(?:[^"\\]|\\.){0,200}")/.exec(text);
+  if (!match?.[1]) return undefined;
+  try {
+    return JSON.parse(match[1]) as Id;
+  } catch {
+    return undefined;
+  }
+}
 
 export class StdioWire implements Transport {
   onclose?: () => void;
@@ -31,6 +44,9 @@ export class StdioWire implements Transport {
   #buffered = 0;
   /** True while the rest of an oversize line is being skipped. */
   #skipping = false;
+  /** The first and last bytes of an oversize line: where its id is, so that the refusal can name it. */
+  #skippedHead = "";
+  #skippedTail = "";
   readonly #inFlight = new Set<Id>();
   #closed = false;
   #inputEnded = false;
@@ -100,13 +116,22 @@ export class StdioWire implements Transport {
   };
 
   #append(piece: Buffer): void {
-    if (this.#skipping || piece.length === 0) return;
+    if (piece.length === 0) return;
+    if (this.#skipping) {
+      this.#skippedTail = (this.#skippedTail + piece.subarray(-ID_WINDOW).toString("latin1")).slice(
+        -ID_WINDOW,
+      );
+      return;
+    }
     this.#buffered += piece.length;
     if (this.#buffered > this.#options.maxMessageBytes) {
+      this.#chunks.push(piece);
+      const line = Buffer.concat(this.#chunks);
+      this.#skippedHead = line.subarray(0, ID_WINDOW).toString("latin1");
+      this.#skippedTail = line.subarray(-ID_WINDOW).toString("latin1");
       this.#chunks = [];
       this.#buffered = 0;
       this.#skipping = true;
-      this.#reply(null, -32600, this.#tooLarge());
       return;
     }
     this.#chunks.push(piece);
@@ -114,7 +139,12 @@ export class StdioWire implements Transport {
 
   #endLine(): void {
     if (this.#skipping) {
+      // Answered once the whole line has gone by, with its id when one can be read at either end,
+      // so that the client waiting on that id gets its error.
       this.#skipping = false;
+      this.#reply(idIn(this.#skippedHead) ?? idIn(this.#skippedTail) ?? null, -32600, this.#tooLarge());
+      this.#skippedHead = "";
+      this.#skippedTail = "";
       return;
     }
     const line = this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks);

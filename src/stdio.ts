@@ -29,6 +29,7 @@ export async function runStdioServer(
         api: upstream.api,
         reference: upstream.reference,
         search: upstream.search,
+        seen: upstream.seen,
         catalogue,
         connection: upstream.connection,
         timeoutMs: config.timeoutMs,
@@ -79,5 +80,6 @@ export async function runStdioServer(
     environment: upstream.connection.environment,
     baseUrl: upstream.connection.baseUrl,
     ...(upstream.connection.embedded && { note: "embedded sample API" }),
+    tools: catalogue.tools.map((tool) => tool.name),
   });
 }

@@ -6,12 +6,14 @@ import type { ApiConfig } from "./config";
 import type { Logger } from "./log";
 import { type ReferenceCacheOptions, ReferenceData } from "./reference";
 import { PartSearch, type PartSearchOptions } from "./search";
+import { SeenRecords } from "./seen";
 import type { Connection } from "./server";
 
 export interface Upstream {
   api: PartsApiClient;
   reference: ReferenceData;
   search: PartSearch;
+  seen: SeenRecords;
   connection: Connection;
   token: string;
   close(): Promise<void>;
@@ -21,7 +23,7 @@ export async function openUpstream(
   config: ApiConfig,
   cache: ReferenceCacheOptions,
   logger: Logger,
-  search: Partial<Omit<PartSearchOptions, "ttlMs">> = {},
+  search: Partial<Omit<PartSearchOptions, "ttlMs" | "seen">> = {},
 ): Promise<Upstream> {
   let baseUrl = config.baseUrl;
   let token = config.token;
@@ -36,13 +38,15 @@ export async function openUpstream(
   if (token === undefined) throw new Error("no token: the configuration should have refused to start");
   const api = new PartsApiClient({ ...config, baseUrl, token, logger });
   const reference = new ReferenceData(api, token, cache);
+  const seen = new SeenRecords(token);
   return {
     api,
     reference,
+    seen,
     // Kept as long as reference records: both are what this token was shown, as fresh as each other.
-    search: new PartSearch(api, reference, token, { ...search, ttlMs: cache.ttlMs }),
+    search: new PartSearch(api, reference, token, { ...search, seen, ttlMs: cache.ttlMs }),
     token,
-    connection: { environment: config.environment, baseUrl, embedded: config.environment === "local" },
+    connection: { environment: config.environment, baseUrl, embedded: config.baseUrl === undefined },
     close: async () => {
       await api.close();
       await closeEmbedded();

@@ -1,10 +1,12 @@
 // The reference cache at the unit level, against the embedded API: entries are partitioned by
 // token, so a record fetched with one token is never served to another.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PartsApiClient } from "../src/client";
 import { startTestApi, type TestApi } from "../src/embedded/testing";
 import { silentLogger } from "../src/log";
 import { ReferenceData } from "../src/reference";
+import { SeenRecords } from "../src/seen";
 
 let api: TestApi;
 let client: PartsApiClient;
@@ -50,11 +52,12 @@ describe("ReferenceData", () => {
     });
   });
 
-  it("keeps what completions offer per token too", async () => {
-    const reference = new ReferenceData(client, api.demoToken, { ttlMs: 60_000, maxEntries: 100 });
-    reference.remember("part", ["p-secret-1"], { token: "a" });
-    expect(reference.known("part", { token: "a" })).toEqual(["p-secret-1"]);
-    expect(reference.known("part", { token: "b" })).toEqual([]);
+  it("keeps what completions offer per token too", () => {
+    const seen = new SeenRecords(api.demoToken);
+    seen.record([{ kind: "part", id: "p-secret-1" }], { token: "a" });
+    expect(seen.known("part", { token: "a" })).toEqual(["p-secret-1"]);
+    expect(seen.known("part", { token: "b" })).toEqual([]);
+    expect(seen.known("part", {})).toEqual([]);
   });
 
   it("with a TTL of 0 caches nothing", async () => {

@@ -31,7 +31,10 @@ describe("selectTools", () => {
     expect(writers.sort()).toEqual(["create_part", "import_part_file"]);
     const kept = selectTools(tools, { readOnly: true });
     expect(kept.every((tool) => tool.annotations.readOnlyHint)).toBe(true);
-    expect(names(kept)).toEqual(names(tools).filter((name) => !writers.includes(name)));
+    // preview_part is read-only, but only a step towards create_part: it goes with it.
+    expect(names(kept)).toEqual(
+      names(tools).filter((name) => !writers.includes(name) && name !== "preview_part"),
+    );
   });
 
   it("takes tool names and group names, in registry order", () => {
@@ -43,9 +46,20 @@ describe("selectTools", () => {
     expect(reference.length).toBeGreaterThan(0);
     expect(reference.every((tool) => tool.group === "reference")).toBe(true);
     expect(names(selectTools(tools, { readOnly: true, tools: ["parts"] }))).toEqual([
+      "search_parts",
       "describe_part",
       "get_part",
       "list_parts",
+    ]);
+    expect(names(selectTools(tools, { readOnly: false, tools: ["preview_part", "get_rfq"] }))).toEqual([
+      "get_rfq",
+    ]);
+  });
+
+  it("keeps a tool only with the tools it requires", () => {
+    expect(names(selectTools(tools, { readOnly: false, tools: ["preview_part", "create_part"] }))).toEqual([
+      "preview_part",
+      "create_part",
     ]);
   });
 
@@ -89,14 +103,22 @@ describe("flags mirror the variables, and win over them", () => {
   it("names the flag, not the variable, when the flag was at fault", () => {
     const argv = ["--tools", "nope"];
     const error = configError(() => selectTools(tools, load(argv)));
-    expect(error.describe(parseCommandLine(SERVER_COMMAND, argv).name)).toMatch(/^--tools names an unknown tool or group \(nope\)/);
+    expect(error.describe(parseCommandLine(SERVER_COMMAND, argv).name)).toMatch(
+      /^--tools names an unknown tool or group \(nope\)/,
+    );
     expect(error.describe(parseCommandLine(SERVER_COMMAND, []).name)).toMatch(/^PARTS_MCP_TOOLS names/);
   });
 
   it("refuses unknown flags and missing values", () => {
-    expect(configError(() => parseCommandLine(SERVER_COMMAND, ["--read-olny"])).message).toMatch(/Unknown argument "--read-olny"/);
-    expect(configError(() => parseCommandLine(SERVER_COMMAND, ["--tools"])).message).toMatch(/--tools needs a value/);
-    expect(configError(() => parseCommandLine(SERVER_COMMAND, ["--read-only=yes"])).message).toMatch(/--read-only takes no value/);
+    expect(configError(() => parseCommandLine(SERVER_COMMAND, ["--read-olny"])).message).toMatch(
+      /Unknown argument "--read-olny"/,
+    );
+    expect(configError(() => parseCommandLine(SERVER_COMMAND, ["--tools"])).message).toMatch(
+      /--tools needs a value/,
+    );
+    expect(configError(() => parseCommandLine(SERVER_COMMAND, ["--read-only=yes"])).message).toMatch(
+      /--read-only takes no value/,
+    );
   });
 });
 
@@ -116,7 +138,9 @@ describe("what a client sees", () => {
     const server = await startServer({ sharedApi: api, env: { PARTS_MCP_READ_ONLY: "true" } });
     try {
       const listed = names((await server.client.listTools()).tools);
-      expect(listed).toEqual(names(tools).filter((name) => !writers.includes(name)));
+      expect(listed).toEqual(
+        names(tools).filter((name) => !writers.includes(name) && name !== "preview_part"),
+      );
       const before = api.stats.requests("createPart");
       await expect(server.call("create_part", { title: "Should not exist" })).rejects.toThrow(
         /Unknown tool create_part/,

@@ -3,8 +3,9 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { CallOptions, PartsApiClient } from "../src/client";
-import type { KnownKind, ReferenceData } from "../src/reference";
+import type { ReferenceData } from "../src/reference";
 import type { PartSearch, SuggestKind } from "../src/search";
+import type { RecordRef } from "../src/seen";
 
 export const TOOL_GROUPS = ["parts", "rfqs", "factories", "reference"] as const;
 export type ToolGroup = (typeof TOOL_GROUPS)[number];
@@ -30,6 +31,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   annotations: Required<
     Pick<ToolAnnotations, "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint">
   >;
+  /** Tools this one is useless without (its view calls them): selection drops it with them. */
+  requires?: readonly string[];
   /** What to do when the API answers 404: where valid ids come from. */
   notFound: string;
   /**
@@ -38,15 +41,16 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    */
   lookups?: readonly { kind: SuggestKind; argument: string }[];
   handler(args: z.output<I>, context: ToolContext): Promise<z.output<O>>;
-  /** Records the result mentions, returned as `resource_link`s to their `parts://` URIs. */
+  /** Records the result names but does not carry in full: `resource_link`s to their `parts://` URIs. */
   links?(result: z.output<O>): ResourceRef[];
+  /**
+   * Every record the result names (its links are added): the server loop remembers them for this
+   * token's completions and did-you-mean.
+   */
+  mentions?(result: z.output<O>): ResourceRef[];
 }
 
-export interface ResourceRef {
-  kind: KnownKind;
-  id: string;
-  title?: string;
-}
+export type ResourceRef = RecordRef;
 
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   definition: ToolDefinition<I, O>,

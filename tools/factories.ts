@@ -13,9 +13,6 @@ export const getFactory = defineTool({
   output: Factory,
   annotations: READ,
   notFound: "Check the factory id with the user: the API offers no way to list factories.",
-  handler: async ({ id }, { api, reference, call }) => {
-    const factory = await api.call("getFactory", { params: { id } }, call);
-    reference.remember("factory", [factory.id], call);
-    return factory;
-  },
+  handler: ({ id }, { api, call }) => api.call("getFactory", { params: { id } }, call),
+  mentions: (factory) => [{ kind: "factory", id: factory.id }],
 });

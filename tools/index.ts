@@ -2,6 +2,7 @@
 import type { ToolDefinition } from "./define";
 import { getFactory } from "./factories";
 import { createPart, describePart, getPart, importPartFile, listParts } from "./parts";
+import { previewPart } from "./preview";
 import {
   batchGetCategories,
   batchGetCriticalities,
@@ -20,6 +21,7 @@ export const tools = [
   describePart,
   getPart,
   listParts,
+  previewPart,
   createPart,
   importPartFile,
   getRfq,

@@ -44,9 +44,17 @@ export const createPart = defineTool({
   output: CreatePartResult,
   annotations: CREATE,
   notFound: "A referenced record does not exist; check the ids named in the message.",
-  handler: async (body, { api, reference, call }) => {
+  lookups: [
+    { kind: "process", argument: "processId" },
+    { kind: "material", argument: "materialId" },
+    { kind: "standard", argument: "standardIds" },
+    { kind: "criticality", argument: "criticalityIds" },
+    { kind: "category", argument: "categoryIds" },
+  ],
+  handler: async (body, { api, search, call }) => {
     const created = await api.call("createPart", { body }, call);
-    reference.remember("part", [created.id], call);
+    // The new part must show in this token's next search: its index is read again.
+    search.forget(call);
     return created;
   },
   links: ({ id }) => [{ kind: "part", id }],
@@ -61,12 +69,10 @@ export const getPart = defineTool({
   output: Part,
   annotations: READ,
   notFound: LIST_PARTS_HINT,
-  handler: async ({ id }, { api, reference, call }) => {
-    const part = await api.call("getPart", { params: { id } }, call);
-    reference.rememberPart(part, call);
-    return part;
-  },
-  links: (part) => referencesOf(part),
+  lookups: [{ kind: "part", argument: "id" }],
+  handler: ({ id }, { api, call }) => api.call("getPart", { params: { id } }, call),
+  links: (part) => referencesOf(part).slice(1),
+  mentions: (part) => referencesOf(part),
 });
 
 export const listParts = defineTool({
@@ -96,13 +102,13 @@ export const listParts = defineTool({
   }),
   annotations: READ,
   notFound: LIST_PARTS_HINT,
-  handler: async (query, { api, reference, call }) => {
+  handler: async (query, { api, call }) => {
     const { items, hasMore } = await api.call("listParts", { query }, call);
-    for (const part of items) reference.rememberPart(part, call);
     const page = query.page ?? 1;
     const result = { items, hasMore, page, pageSize: query.pageSize ?? PAGE_SIZE_DEFAULT };
     return hasMore ? { ...result, nextPage: page + 1 } : result;
   },
+  mentions: ({ items }) => items.flatMap(referencesOf),
 });
 
 export const importPartFile = defineTool({
@@ -161,9 +167,9 @@ export const describePart = defineTool({
   }),
   annotations: READ,
   notFound: LIST_PARTS_HINT,
+  lookups: [{ kind: "part", argument: "id" }],
   handler: async ({ id }, { api, reference, call }) => {
     const part = await api.call("getPart", { params: { id } }, call);
-    reference.rememberPart(part, call);
     const unresolved: Unresolved[] = [];
     const one = <T>(kind: ReferenceKind, code: string | undefined, lookup: (code: string) => Promise<T>) =>
       code === undefined
@@ -197,10 +203,11 @@ export const describePart = defineTool({
       ...(unresolved.length > 0 && { unresolved }),
     };
   },
-  links: ({ part }) => referencesOf(part),
+  // The result carries every referenced record in full: no links.
+  mentions: ({ part }) => referencesOf(part),
 });
 
-/** The part itself and every reference record it names, as resources. */
+/** The part itself, then every reference record it names. */
 function referencesOf(part: Part): ResourceRef[] {
   const refs = (kind: ResourceRef["kind"], ids: (string | undefined)[] = []) =>
     ids.flatMap((id) => (id === undefined ? [] : [{ kind, id }]));

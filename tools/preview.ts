@@ -40,6 +40,7 @@ export const previewPart = defineTool({
       .describe("Codes the API could not check just now"),
   }),
   annotations: READ,
+  requires: ["create_part"],
   notFound: "A referenced record does not exist; check the codes named in unknown.",
   handler: async (draft, { reference, search, call }) => {
     const missing: { kind: ReferenceKind; id: string }[] = [];

@@ -27,6 +27,7 @@ export const getProcess = defineTool({
   notFound: "Find process codes with search_reference (kind process).",
   lookups: [{ kind: "process", argument: "code" }],
   handler: ({ code }, { reference, call }) => reference.process(code, call),
+  mentions: ({ code }) => [{ kind: "process", id: code }],
 });
 
 export const getMaterial = defineTool({
@@ -40,6 +41,7 @@ export const getMaterial = defineTool({
   notFound: "Find material codes with search_reference (kind material).",
   lookups: [{ kind: "material", argument: "code" }],
   handler: ({ code }, { reference, call }) => reference.material(code, call),
+  mentions: ({ code }) => [{ kind: "material", id: code }],
 });
 
 export const listStandards = defineTool({
@@ -87,6 +89,7 @@ export const getStandard = defineTool({
   notFound: STANDARDS_HINT,
   lookups: [{ kind: "standard", argument: "code" }],
   handler: ({ code }, { reference, call }) => reference.standard(code, call),
+  mentions: ({ code }) => [{ kind: "standard", id: code }],
 });
 
 export const batchGetStandards = defineTool({
@@ -99,6 +102,7 @@ export const batchGetStandards = defineTool({
   annotations: READ,
   notFound: STANDARDS_HINT,
   handler: ({ codes }, { reference, call }) => reference.batch("standard", codes, call),
+  mentions: ({ items }) => items.map(({ code }) => ({ kind: "standard", id: code })),
 });
 
 export const getCriticality = defineTool({
@@ -112,6 +116,7 @@ export const getCriticality = defineTool({
   notFound: "Find criticality ids with search_reference (kind criticality).",
   lookups: [{ kind: "criticality", argument: "id" }],
   handler: ({ id }, { reference, call }) => reference.criticality(id, call),
+  mentions: ({ id }) => [{ kind: "criticality", id }],
 });
 
 export const batchGetCriticalities = defineTool({
@@ -124,6 +129,7 @@ export const batchGetCriticalities = defineTool({
   annotations: READ,
   notFound: "Find criticality ids with search_reference (kind criticality).",
   handler: ({ ids }, { reference, call }) => reference.batch("criticality", ids, call),
+  mentions: ({ items }) => items.map(({ id }) => ({ kind: "criticality", id })),
 });
 
 export const batchGetCategories = defineTool({
@@ -136,4 +142,5 @@ export const batchGetCategories = defineTool({
   annotations: READ,
   notFound: "Find category ids with search_reference (kind category).",
   handler: ({ ids }, { reference, call }) => reference.batch("category", ids, call),
+  mentions: ({ items }) => items.map(({ id }) => ({ kind: "category", id })),
 });

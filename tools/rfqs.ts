@@ -13,11 +13,7 @@ export const getRfq = defineTool({
   output: Rfq,
   annotations: READ,
   notFound: "Check the RFQ id with the user: the API offers no way to list or find RFQs.",
-  handler: async ({ id }, { api, reference, call }) => {
-    const rfq = await api.call("getRfq", { params: { id } }, call);
-    reference.remember("rfq", [rfq.id], call);
-    reference.remember("part", [rfq.partId], call);
-    return rfq;
-  },
+  handler: ({ id }, { api, call }) => api.call("getRfq", { params: { id } }, call),
   links: (rfq) => [{ kind: "part", id: rfq.partId }],
+  mentions: (rfq) => [{ kind: "rfq", id: rfq.id }],
 });

@@ -58,6 +58,7 @@ export const searchParts = defineTool({
   annotations: READ,
   notFound: CODES_HINT,
   handler: (args, { search, call, progress }) => search.searchParts(args, call, progress),
+  mentions: ({ items }) => items.map(({ id, title }) => ({ kind: "part", id, title })),
 });
 
 /** The records of every kind share these fields; each kind's other fields come too. */

@@ -11,11 +11,6 @@ import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import type { CacheHint, McpServer } from "@modelcontextprotocol/server";
 import { VERSION } from "../version";
 
-export interface AppsConfig {
-  /** False (`PARTS_MCP_APPS=off`): no `ui://` resource, no `_meta.ui` on any tool. */
-  enabled: boolean;
-}
-
 /** The tools whose results have a view, all the same document. */
 export const VIEW_TOOLS: readonly string[] = ["describe_part", "search_parts", "get_rfq", "preview_part"];
 
@@ -35,14 +30,13 @@ const VIEW_META = { ui: { csp: {}, prefersBorder: true } };
  * `_meta` for a tool's advertised entry: the view it links, under the stable spec's key only (the
  * flat `ui/resourceUri` of the drafts is deprecated, and every byte here is in every tools/list).
  */
-export function viewMetaFor(toolName: string, apps: AppsConfig): Record<string, unknown> | undefined {
-  if (!apps.enabled || !VIEW_TOOLS.includes(toolName)) return undefined;
+export function viewMetaFor(toolName: string): Record<string, unknown> | undefined {
+  if (!VIEW_TOOLS.includes(toolName)) return undefined;
   return { ui: { resourceUri: VIEW_URI } };
 }
 
-/** Registers the views' `ui://` resource on one server instance (a no-op when views are off). */
-export function registerViews(server: McpServer, apps: AppsConfig): void {
-  if (!apps.enabled) return;
+/** Registers the views' `ui://` resource on one server instance. */
+export function registerViews(server: McpServer): void {
   server.registerResource(
     "parts-view",
     VIEW_URI,

@@ -169,6 +169,7 @@ export async function runHttpServer({ api, cache, http, limits, catalogue }: Htt
       api: upstream.api,
       reference: upstream.reference,
       search: upstream.search,
+      seen: upstream.seen,
       catalogue,
       connection: upstream.connection,
       timeoutMs: api.timeoutMs,
@@ -201,6 +202,7 @@ export async function runHttpServer({ api, cache, http, limits, catalogue }: Htt
     environment: upstream.connection.environment,
     baseUrl: upstream.connection.baseUrl,
     ...(upstream.connection.embedded && { note: "embedded sample API" }),
+    tools: catalogue.tools.map((tool) => tool.name),
     access: new AccessControl(http.access).mode,
   });
 }

@@ -7,11 +7,13 @@
 //   byte budget: the least recently used goes first. Losing one costs requests, never a wrong
 //   answer: a search holds on to the index it works with, and a cursor carries its position.
 // - A result is in listing order, so a cursor is one position: any process continues from it.
+
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { Category, Criticality, Material, PART_VIEWS, Process, Standard } from "../api/schemas";
 import { type CallOptions, type PartsApiClient, PartsApiError } from "../client";
 import type { ReferenceData, ReferenceKind } from "../reference";
+import { SeenRecords } from "../seen";
 import { decodeCursor, encodeCursor, searchDigest } from "./cursor";
 import { SearchRefusal } from "./errors";
 import { type Candidate, didYouMean, rankRecords, type Searchable } from "./match";
@@ -36,6 +38,8 @@ export interface PartSearchOptions {
   pagesPerCall: number;
   /** Pages requested at once. */
   concurrency: number;
+  /** What the token has been shown (the server loop records it); part and code candidates come from it too. */
+  seen: SeenRecords;
 }
 
 const MiB = 1024 * 1024;
@@ -47,6 +51,12 @@ const MiB = 1024 * 1024;
  * deadline, and the sample data (4 pages) in one. 8 pages at once: locally 4 were as fast (about
  * 450 pages/s, the CPU is the limit), but against a remote API each page waits on the network.
  */
+/**
+ * Pages a did-you-mean may read when nothing has been read for the token yet: a failed lookup
+ * should not cost a whole scan, and the first 1,000 parts name most codes in use.
+ */
+const SUGGESTION_PAGES = 20;
+
 export const SEARCH_DEFAULTS = { maxBytes: 128 * MiB, pagesPerCall: 500, concurrency: 8 } as const;
 
 /** Reports progress: parts scanned, and the listing's size once known. */
@@ -128,8 +138,9 @@ const PAGE_LATENCY_GUESS_MS = 200;
 export class PartSearch {
   readonly #api: PartsApiClient;
   readonly #reference: ReferenceData;
+  readonly #seen: SeenRecords;
   readonly #defaultToken: string;
-  readonly #options: PartSearchOptions;
+  readonly #options: Omit<PartSearchOptions, "seen">;
   readonly #indexes: LRUCache<string, Held> | undefined;
   readonly #tokenHashes = new Map<string, string>();
 
@@ -142,7 +153,8 @@ export class PartSearch {
     this.#api = api;
     this.#reference = reference;
     this.#defaultToken = defaultToken;
-    const settings = { ...SEARCH_DEFAULTS, ...options };
+    this.#seen = options.seen ?? new SeenRecords(defaultToken);
+    const { seen: _, ...settings } = { ...SEARCH_DEFAULTS, ...options };
     this.#options = {
       ttlMs: Math.max(0, settings.ttlMs),
       maxBytes: Math.max(1, Math.floor(settings.maxBytes)),
@@ -248,7 +260,7 @@ export class PartSearch {
     if (kind === "part") {
       const tokenHash = this.#tokenHash(call);
       const titles = new Map<string, string | undefined>();
-      for (const id of this.#reference.known("part", call)) titles.set(id, undefined);
+      for (const id of this.#seen.known("part", call)) titles.set(id, undefined);
       for (const view of VIEW_KEYS) {
         const held = this.#indexes?.peek(`${tokenHash}/${view}`);
         for (const part of held?.index.parts() ?? []) {
@@ -262,7 +274,7 @@ export class PartSearch {
         ...(title !== undefined && { label: title }),
       }));
     }
-    const { records } = await this.#records(kind, call);
+    const { records } = await this.#records(kind, call, undefined, SUGGESTION_PAGES);
     const fields = SEARCHABLE[kind] as (record: ReferenceRecords[ReferenceKind]) => Searchable;
     return records.map((record) => ({ ...fields(record), label: record.name }));
   }
@@ -271,6 +283,7 @@ export class PartSearch {
     kind: K,
     call: CallOptions,
     progress?: Progress,
+    pages = this.#options.pagesPerCall,
   ): Promise<{ records: ReferenceRecords[K][]; complete: boolean }> {
     if (kind === "standard") {
       return {
@@ -281,9 +294,9 @@ export class PartSearch {
     const tokenHash = this.#tokenHash(call);
     const all = this.#held(tokenHash, "ALL");
     if (all.index.pageCount === 0 && all.index.total === undefined) {
-      await this.#read(all, tokenHash, "ALL", 0, call, progress, () => false);
+      await this.#read(all, tokenHash, "ALL", 0, call, progress, () => false, pages);
     }
-    const codes = new Set(this.#reference.known(kind, call));
+    const codes = new Set(this.#seen.known(kind, call));
     for (const view of VIEW_KEYS) {
       const held = view === "ALL" ? all : this.#indexes?.peek(`${tokenHash}/${view}`);
       for (const code of held?.index.codesOf(kind as FilterKind) ?? []) codes.add(code);
@@ -368,9 +381,10 @@ export class PartSearch {
     call: CallOptions,
     progress: Progress | undefined,
     enough: (coveredTo: number) => boolean,
+    pagesPerCall = this.#options.pagesPerCall,
   ): Promise<void> {
     const { index } = held;
-    const { concurrency, pagesPerCall } = this.#options;
+    const { concurrency } = this.#options;
     const inFlight = new Set<Promise<void>>();
     let nextPage = Math.floor(from / PAGE_SIZE) + 1;
     let requested = 0;

@@ -1,7 +1,14 @@
 // The HTTP section of the configuration: defaults, access modes and what refuses to start; and
 // the host helpers it shares with the HTTP server and the embedded API.
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadApiConfig, loadHttpConfig, loadTransport, parseCommandLine, SERVER_COMMAND } from "../../src/config";
+import {
+  ConfigError,
+  loadApiConfig,
+  loadHttpConfig,
+  loadTransport,
+  parseCommandLine,
+  SERVER_COMMAND,
+} from "../../src/config";
 import { AccessControl, OriginGuard } from "../../src/http/access";
 import { bracketHost, explainListenError, isLoopbackHost, isWildcardHost, urlHost } from "../../src/net";
 
@@ -110,10 +117,12 @@ describe("loadHttpConfig", () => {
   it("--http and --stdio choose the transport over PARTS_MCP_TRANSPORT", () => {
     expect(loadTransport({})).toBe("stdio");
     expect(loadTransport({ PARTS_MCP_TRANSPORT: "http" })).toBe("http");
-    expect(loadTransport({ PARTS_MCP_TRANSPORT: "http", ...parseCommandLine(SERVER_COMMAND, ["--stdio"]).values })).toBe(
-      "stdio",
+    expect(
+      loadTransport({ PARTS_MCP_TRANSPORT: "http", ...parseCommandLine(SERVER_COMMAND, ["--stdio"]).values }),
+    ).toBe("stdio");
+    expect(loadTransport({ ...parseCommandLine(SERVER_COMMAND, ["--http", "--port=0"]).values })).toBe(
+      "http",
     );
-    expect(loadTransport({ ...parseCommandLine(SERVER_COMMAND, ["--http", "--port=0"]).values })).toBe("http");
   });
 });
 

@@ -51,7 +51,10 @@ describe("slow and idle clients", () => {
   });
 
   it("closes a connection whose body trickles past the request time-out", async () => {
-    const server = await spawnHttpServer({ api, env: { PARTS_MCP_HTTP_REQUEST_TIMEOUT_MS: "1500", PARTS_MCP_HTTP_HEADERS_TIMEOUT_MS: "1000" } });
+    const server = await spawnHttpServer({
+      api,
+      env: { PARTS_MCP_HTTP_REQUEST_TIMEOUT_MS: "1500", PARTS_MCP_HTTP_HEADERS_TIMEOUT_MS: "1000" },
+    });
     try {
       const socket = await openSocket(server.url);
       const { host } = endpoint(server.url);

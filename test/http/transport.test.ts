@@ -1,8 +1,10 @@
 // The HTTP surface of `parts-mcp --http` on loopback without access control: stateless
 // Streamable HTTP at /mcp, /healthz, DNS-rebinding protection, the body limit and the refusals
 // a client can act on.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
+import { tools } from "../../tools";
 import {
   call,
   connect,
@@ -50,7 +52,7 @@ describe("parts-mcp --http", () => {
       const client = await connect(server.url, {}, era);
       try {
         expect(client.getProtocolEra()).toBe(era === "2026" ? "modern" : "legacy");
-        expect((await client.listTools()).tools).toHaveLength(15);
+        expect((await client.listTools()).tools).toHaveLength(tools.length);
         expect(ok(await call(client, "get_process", { code: "lpbf" })).code).toBe("lpbf");
       } finally {
         await client.close();

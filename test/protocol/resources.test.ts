@@ -108,24 +108,33 @@ describe.each(ERAS)("resources, completions and prompts (%s era)", (era) => {
       });
     });
 
-    it("are linked from tool results that mention them", async () => {
-      const result = await server.call("get_part", { id: part.id });
-      const links = result.content
-        .filter((c) => c.type === "resource_link")
-        .map((c) => (c as { uri: string }).uri);
-      expect(links).toContain(`parts://parts/${encodeURIComponent(part.id)}`);
+    it("are linked from tool results that name them without carrying them in full", async () => {
+      const linksOf = (result: CallToolResult) =>
+        result.content.filter((c) => c.type === "resource_link").map((c) => (c as { uri: string }).uri);
+      const links = linksOf(await server.call("get_part", { id: part.id }));
+      expect(links).not.toContain(`parts://parts/${encodeURIComponent(part.id)}`);
       expect(links).toContain(`parts://processes/${encodeURIComponent(part.processId ?? "")}`);
       for (const code of part.standardIds ?? [])
         expect(links).toContain(`parts://standards/${encodeURIComponent(code)}`);
+      // describe_part carries every record it names in full: nothing to link.
+      expect(linksOf(await server.call("describe_part", { id: part.id }))).toEqual([]);
     });
   });
 
   describe("completion", () => {
-    it("completes standard codes from the standards list, by prefix, case-insensitively", async () => {
+    it("completes standard codes from the standards list as search_reference matches them", async () => {
       const { completion } = await completeTemplate("parts://standards/{code}", "code", "astm");
-      const expected = standards.filter((s) => s.code.toLowerCase().startsWith("astm")).map((s) => s.code);
-      expect(expected.length).toBeGreaterThan(0);
-      expect(completion.values.sort()).toEqual(expected.sort());
+      const prefixed = standards.filter((s) => s.code.toLowerCase().startsWith("astm")).map((s) => s.code);
+      expect(prefixed.length).toBeGreaterThan(0);
+      for (const code of prefixed) expect(completion.values).toContain(code);
+      for (const [typed, meant] of [
+        ["f3001", "ASTM F3001"],
+        ["AMS4928", "AMS 4928"],
+        ["iso 13485:2016", "ISO 13485"],
+      ] as const) {
+        const fragment = await completeTemplate("parts://standards/{code}", "code", typed);
+        expect(fragment.completion.values[0], typed).toBe(meant);
+      }
     });
 
     it("completes ids the server has seen, at most 100 with hasMore", async () => {
@@ -167,9 +176,16 @@ describe.each(ERAS)("resources, completions and prompts (%s era)", (era) => {
       const text = (messages[0]?.content as { text?: string } | undefined)?.text ?? "";
       expect(text).toContain("a titanium bracket for a satellite");
       expect(text).toMatch(/create_part/);
-      const embedded = embeddedData(messages[1]);
-      expect(embedded.items.length).toBeGreaterThan(0);
-      expect(embedded.items.every((s: Standard) => s.materialType === "metal")).toBe(true);
+      expect(text).toMatch(/search_reference/);
+      expect(text).not.toMatch(/seen so far/);
+      const label = (index: number) => (messages[index]?.content as { text?: string }).text;
+      expect(label(1)).toBe("Standards for metal parts:");
+      const metal = embeddedData(messages[2]);
+      expect(metal.items.length).toBeGreaterThan(0);
+      expect(metal.items.every((s: Standard) => s.materialType === "metal")).toBe(true);
+      expect(label(3)).toMatch(/^Standards for every part/);
+      const general = embeddedData(messages[4]).items.map((s: Standard) => s.code);
+      expect(general).toEqual(expect.arrayContaining(["ISO 13485", "ISO 10993-1"]));
     });
 
     it("rfq_status embeds the RFQ and its part", async () => {

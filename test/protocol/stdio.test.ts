@@ -51,7 +51,7 @@ describe("the stdio server", () => {
       const result = await server.call("get_part", { id: part?.id ?? "" });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ id: part?.id });
-      expect(server.client.getInstructions()).toMatch(/embedded sample API/);
+      expect(server.client.getInstructions()).toContain(api.url);
     } finally {
       await server.close();
     }
@@ -85,7 +85,7 @@ describe("the stdio server", () => {
     const unknown = answers.find((answer) => answer.id === 2);
     expect(discover.result.supportedVersions).toContain("2026-07-28");
     expect(discover.result).toMatchObject({ ttlMs: 3_600_000, cacheScope: "public" });
-    expect(discover.result.instructions).toMatch(/embedded sample API/);
+    expect(discover.result.instructions).toContain(api.url);
     expect(unknown.error).toMatchObject({
       code: -32022,
       data: { supported: ["2026-07-28"], requested: "2099-01-01" },
@@ -93,7 +93,7 @@ describe("the stdio server", () => {
   });
 
   it("says in its instructions that it is connected to sample data", async () => {
-    const server = await startServer({ sharedApi: api });
+    const server = await startServer({ env: { PARTS_API_BASE_URL: "", PARTS_API_TOKEN: "" } });
     try {
       expect(server.client.getInstructions()).toMatch(/embedded sample API/);
       expect(server.client.getInstructions()).toMatch(/describe_part/);

@@ -19,30 +19,40 @@ import { startWatchedServer, type WatchedServer } from "./support";
 const RUNS = 100;
 const SEED = 0x5eed;
 
+/**
+ * What a did-you-mean may read after a failed lookup: a bounded part scan, the standards list,
+ * and the records of the codes found on those parts.
+ */
+const SUGGESTION: EndpointName[] = [
+  "listParts",
+  "listStandards",
+  "getProcess",
+  "getMaterial",
+  "batchGetStandards",
+  "batchGetCriticalities",
+  "batchGetCategories",
+];
+
 /** The endpoints each tool may call (describe_part fans out to the reference lookups). */
 const ENDPOINTS_OF: Record<string, EndpointName[]> = {
-  create_part: ["createPart"],
-  get_part: ["getPart"],
+  create_part: ["createPart", ...SUGGESTION],
+  get_part: ["getPart", ...SUGGESTION],
   list_parts: ["listParts"],
   import_part_file: ["importPartFile"],
   get_rfq: ["getRfq"],
   get_factory: ["getFactory"],
-  get_process: ["getProcess"],
-  get_material: ["getMaterial"],
+  get_process: ["getProcess", ...SUGGESTION],
+  get_material: ["getMaterial", ...SUGGESTION],
   list_standards: ["listStandards"],
-  get_standard: ["getStandard"],
+  get_standard: ["getStandard", ...SUGGESTION],
   batch_get_standards: ["batchGetStandards"],
-  get_criticality: ["getCriticality"],
+  get_criticality: ["getCriticality", ...SUGGESTION],
   batch_get_criticalities: ["batchGetCriticalities"],
   batch_get_categories: ["batchGetCategories"],
-  describe_part: [
-    "getPart",
-    "getProcess",
-    "getMaterial",
-    "batchGetStandards",
-    "batchGetCriticalities",
-    "batchGetCategories",
-  ],
+  describe_part: ["getPart", ...SUGGESTION],
+  search_parts: ["getStandard", "getCriticality", ...SUGGESTION],
+  search_reference: SUGGESTION,
+  preview_part: ["getStandard", "getCriticality", ...SUGGESTION],
 };
 
 let server: WatchedServer;
@@ -51,7 +61,11 @@ let advertised: Tool[];
 let real: string[];
 
 beforeAll(async () => {
-  server = await startWatchedServer({ env: { PARTS_MCP_LOG_LEVEL: "info" } });
+  // Arguments, not sizes, are fuzzed here: no fuzzed message should meet the size limit (which
+  // has tests of its own in stdio-hostile.test.ts).
+  server = await startWatchedServer({
+    env: { PARTS_MCP_LOG_LEVEL: "info", PARTS_MCP_MAX_MESSAGE_BYTES: String(32 * 1024 * 1024) },
+  });
   advertised = (await server.client.listTools()).tools;
   const { store } = server.api;
   const org = server.api.accounts[0]?.orgId ?? "";
@@ -332,7 +346,12 @@ async function checkCall(tool: Tool, args: Record<string, unknown>): Promise<voi
     expect(result.isError, `accepted arguments its schema refuses: ${text.slice(0, 200)}`).toBe(true);
     expect(text.startsWith(`Invalid arguments for ${tool.name}: `), text.slice(0, 300)).toBe(true);
     const first = oracle.error.issues[0];
-    const field = first && first.path.length > 0 ? first.path.map(String).join(".") : "arguments";
+    const field =
+      first && first.path.length > 0
+        ? first.path
+            .map((key, i) => (typeof key === "number" ? `[${key}]` : `${i > 0 ? "." : ""}${String(key)}`))
+            .join("")
+        : "arguments";
     expect(text).toContain(`${field}:`);
     expect(Object.fromEntries(sent), "requests sent for invalid arguments").toEqual({});
   } else {
@@ -380,8 +399,11 @@ describe("fuzzed arguments always get a tool result", () => {
         const text = textOf(result);
         expect(text).not.toMatch(/Internal error/);
         const sent = Object.fromEntries(requestsSince(before));
-        // Exactly one request, to the tool's own endpoint: no other route, no unknown path.
-        if (Object.keys(sent).length > 0) expect(sent).toEqual({ [ENDPOINTS_OF[tool]?.[0] as string]: 1 });
+        // One request to the tool's own endpoint, and otherwise only what a did-you-mean reads: no
+        // other route, no unknown path.
+        const own = ENDPOINTS_OF[tool]?.[0] as string;
+        if (Object.keys(sent).length > 0) expect(sent[own]).toBe(1);
+        for (const endpoint of Object.keys(sent)) expect([own, ...SUGGESTION]).toContain(endpoint);
         if (result.isError && !text.startsWith("Invalid arguments"))
           expect(text).toMatch(/Not found|rejected/);
       }

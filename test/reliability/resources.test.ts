@@ -140,7 +140,7 @@ describe("no unhandled rejection, whatever fails at once", () => {
       const name = ["describe_part", "get_part", "list_parts"][i % 3] as string;
       const args = name === "list_parts" ? { pageSize: 50 } : { id: part.id };
       return server.client
-        .callTool({ name, arguments: args }, undefined, { signal: controller.signal })
+        .callTool({ name, arguments: args }, { signal: controller.signal })
         .catch((error: unknown) => ({ cancelled: String(error) }));
     });
     // Cancel every fifth call at once, in the middle of whatever it is doing.

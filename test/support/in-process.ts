@@ -17,6 +17,7 @@ import { startTestApi, type TestApi, type TestApiOptions } from "../../src/embed
 import { createLogger } from "../../src/log";
 import { ReferenceData } from "../../src/reference";
 import { PartSearch } from "../../src/search";
+import { SeenRecords } from "../../src/seen";
 import { createServer } from "../../src/server";
 import { tools as allTools } from "../../tools";
 import type { ToolDefinition } from "../../tools/define";
@@ -33,6 +34,8 @@ export interface InProcessOptions {
   sharedApi?: TestApi;
   /** The upstream token; the API's demo token by default. */
   token?: string;
+  /** Whether tools link their MCP Apps view (PARTS_MCP_APPS); on by default, as in the product. */
+  views?: boolean;
   /** 0 turns the reference cache off, so that upstream behaviour shows. */
   cacheTtlMs?: number;
   timeoutMs?: number;
@@ -81,13 +84,15 @@ export async function connectInProcess(options: InProcessOptions = {}): Promise<
   });
   const cacheTtlMs = options.cacheTtlMs ?? 60_000;
   const reference = new ReferenceData(client, token, { ttlMs: cacheTtlMs, maxEntries: 1_000 });
-  const search = new PartSearch(client, reference, token, { ttlMs: cacheTtlMs });
-  const catalogue = buildCatalogue(options.tools ?? allTools);
+  const seen = new SeenRecords(token);
+  const search = new PartSearch(client, reference, token, { ttlMs: cacheTtlMs, seen });
+  const catalogue = buildCatalogue(options.tools ?? allTools, { views: options.views ?? true });
   const factory = () =>
     createServer({
       api: client,
       reference,
       search,
+      seen,
       catalogue,
       connection: { environment: "local", baseUrl: api.url, embedded: true },
       timeoutMs,

@@ -1,12 +1,7 @@
-// What the view tests run against: the tools of tools/index.ts (plus preview_part until the
-// registry has it) served with their views on the embedded sample API and reached by a real MCP
-// client; and a test host on two loopback origins (host page and sandbox proxy on different
-// ports), whose page forwards the view's calls to that client.
-//
-// The server here is the tool loop of src/server.ts in small (arguments checked, handlers called
-// with the same context, failures as tool results): the factory there does not pass the part
-// search to handlers yet. Once it does, and calls registerViews itself, startParts should build
-// its server with createServer instead.
+// What the view tests run against: the real server factory with its views, on the embedded
+// sample API, reached by a real MCP client (test/support/in-process.ts); and a test host on two
+// loopback origins (host page and sandbox proxy on different ports), whose page forwards the
+// view's calls to that client.
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -16,108 +11,22 @@ import {
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type CallToolResult, Client, InMemoryTransport, type Tool } from "@modelcontextprotocol/client";
-import { McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { build } from "esbuild";
 // @ts-expect-error: a plain ESM script without types
 import { TWEAKS } from "../../scripts/build.mjs";
-import { type AppsConfig, registerViews, VIEW_URI, viewMetaFor } from "../../src/apps/views";
-import { buildCatalogue } from "../../src/catalogue";
-import { createDeadline, PartsApiClient } from "../../src/client";
-import { type EmbeddedApi, startEmbeddedApi } from "../../src/embedded";
-import { invalidArgumentsMessage, toolErrorMessage } from "../../src/errors";
-import { createLogger } from "../../src/log";
-import { ReferenceData } from "../../src/reference";
-import { PartSearch } from "../../src/search";
-import { VERSION } from "../../src/version";
-import { tools } from "../../tools";
-import type { ToolDefinition } from "../../tools/define";
-import { previewPart } from "../../tools/preview";
+import { VIEW_URI } from "../../src/apps/views";
+import type { TestApi } from "../../src/embedded/testing";
+import { connectInProcess, type InProcessServer } from "../support/in-process";
 
 /** The test host's browser code: under ui/, where it is type-checked with the DOM (ui/tsconfig.json). */
 const hostSources = join(dirname(fileURLToPath(import.meta.url)), "../../ui/test-host");
-const TIMEOUT_MS = 10_000;
 
-/** The registry's tools, plus preview_part until tools/index.ts has it. */
-export function toolsWithViews(): readonly ToolDefinition[] {
-  return tools.some((tool) => tool.name === "preview_part")
-    ? tools
-    : [...tools, previewPart as unknown as ToolDefinition];
-}
+export type Parts = InProcessServer;
 
-export interface Parts {
-  api: EmbeddedApi;
-  client: Client;
-  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
-  close(): Promise<void>;
-}
-
-export async function startParts(apps: AppsConfig, sharedApi?: EmbeddedApi): Promise<Parts> {
-  const api = sharedApi ?? (await startEmbeddedApi());
-  const logger = createLogger({ level: "error", write: () => {} });
-  const upstream = new PartsApiClient({
-    baseUrl: api.url,
-    token: api.demoToken,
-    timeoutMs: TIMEOUT_MS,
-    attemptTimeoutMs: TIMEOUT_MS,
-    maxRetries: 1,
-    batchSize: 50,
-    maxResponseBytes: 8 * 1024 * 1024,
-    backoff: { baseMs: 5, capMs: 20 },
-    logger,
-  });
-  const reference = new ReferenceData(upstream, api.demoToken, { ttlMs: 60_000, maxEntries: 1_000 });
-  const search = new PartSearch(upstream, reference, api.demoToken, { ttlMs: 60_000 });
-  const catalogue = buildCatalogue(toolsWithViews(), (tool) => viewMetaFor(tool.name, apps));
-
-  const server = new McpServer(
-    { name: "parts-mcp", version: VERSION },
-    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } } },
-  );
-  server.server.setRequestHandler("tools/list", () => ({ tools: [...catalogue.advertised] }));
-  server.server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
-    const entry = catalogue.get(request.params.name);
-    if (!entry)
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${request.params.name}`);
-    const failure = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true });
-    const parsed = entry.input.safeParse(request.params.arguments ?? {});
-    if (!parsed.success) return failure(invalidArgumentsMessage(entry.tool.name, parsed.error));
-    try {
-      const data = await entry.tool.handler(parsed.data, {
-        api: upstream,
-        reference,
-        search,
-        call: { deadline: createDeadline(TIMEOUT_MS), signal: ctx.mcpReq.signal },
-      });
-      return { content: [{ type: "text", text: JSON.stringify(data) }], structuredContent: data };
-    } catch (error) {
-      return failure(
-        toolErrorMessage(error, {
-          mode: "stdio",
-          notFound: entry.tool.notFound,
-          idempotent: entry.tool.annotations.idempotentHint,
-          timeoutMs: TIMEOUT_MS,
-        }),
-      );
-    }
-  });
-  registerViews(server, apps);
-
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "parts-mcp-view-tests", version: "1.0.0" });
-  await client.connect(clientSide);
-  return {
-    api,
-    client,
-    call: (name, args = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>,
-    close: async () => {
-      await client.close();
-      await server.close();
-      await upstream.close();
-      if (!sharedApi) await api.close();
-    },
-  };
+/** The real server factory in this process (test/support/in-process.ts), views on or off. */
+export function startParts(apps: { enabled: boolean }, sharedApi?: TestApi): Promise<Parts> {
+  return connectInProcess({ views: apps.enabled, ...(sharedApi && { sharedApi }) });
 }
 
 /** The spec's restrictive default CSP for a view that declares no domains. */

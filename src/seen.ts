@@ -1,0 +1,60 @@
+// What each token has been shown: the ids of parts, RFQs, factories and reference records named in
+// its tool results, recorded by the server loop (server.ts) from each tool's declared mentions.
+// Completions offer them, and did-you-mean weighs them. Each token's memory is its own (keyed by a
+// digest of the token, never the token) and bounded.
+import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
+import type { CallOptions } from "./client";
+import type { ReferenceKind } from "./reference";
+
+export type KnownKind = ReferenceKind | "part" | "rfq" | "factory";
+
+export interface RecordRef {
+  kind: KnownKind;
+  id: string;
+  title?: string;
+}
+
+/** The most recent ids kept per token and kind. */
+const MAX_PER_KIND = 5_000;
+
+export class SeenRecords {
+  readonly #defaultToken: string;
+  /** Ids by `partition/kind`, most recently seen last. */
+  readonly #lists = new LRUCache<string, Set<string>>({ max: 10_000 });
+
+  constructor(defaultToken: string) {
+    this.#defaultToken = defaultToken;
+  }
+
+  record(refs: Iterable<RecordRef>, call: CallOptions): void {
+    const partition = tokenPartition(call.token ?? this.#defaultToken);
+    for (const { kind, id } of refs) {
+      const key = `${partition}/${kind}`;
+      let list = this.#lists.get(key);
+      if (!list) {
+        list = new Set();
+        this.#lists.set(key, list);
+      }
+      list.delete(id);
+      list.add(id);
+      if (list.size > MAX_PER_KIND) list.delete(list.values().next().value as string);
+    }
+  }
+
+  known(kind: KnownKind, call: CallOptions): string[] {
+    return [...(this.#lists.get(`${tokenPartition(call.token ?? this.#defaultToken)}/${kind}`) ?? [])];
+  }
+}
+
+const partitions = new LRUCache<string, string>({ max: 10_000 });
+
+/** A digest of a token that names its share of a cache: the token cannot be read back from it. */
+export function tokenPartition(token: string): string {
+  let digest = partitions.get(token);
+  if (digest === undefined) {
+    digest = createHash("sha256").update(token).digest("base64url").slice(0, 22);
+    partitions.set(token, digest);
+  }
+  return digest;
+}
