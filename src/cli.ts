@@ -10,6 +10,7 @@ import {
   loadCacheConfig,
   loadHttpConfig,
   loadLimitsConfig,
+  loadSearchConfig,
   loadSelectionConfig,
   loadTransport,
   runCommand,
@@ -36,6 +37,7 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
   const selection = loadSelectionConfig(env);
   const cache = loadCacheConfig(env);
   const limits = loadLimitsConfig(env);
+  const search = loadSearchConfig(env);
   const [{ tools: allTools }, { selectTools }, { buildCatalogue }] = await Promise.all([
     import("../tools"),
     import("./selection"),
@@ -47,7 +49,7 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
     const http = loadHttpConfig(env);
     const api = loadApiConfig(env, { requireToken: !http.access.perUser });
     const { runHttpServer } = await import("./http");
-    await runHttpServer({ api, cache, http, limits, catalogue });
+    await runHttpServer({ api, cache, search, limits, catalogue, http });
   } else {
     const httpOnly = given.filter((flag) => flag.httpOnly).map((flag) => flag.flag);
     if (httpOnly.length > 0) {
@@ -56,7 +58,7 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
     const api = loadApiConfig(env);
     if (process.stdin.isTTY) process.stderr.write(`${TERMINAL_HINT}\n`);
     const { runStdioServer } = await import("./stdio");
-    await runStdioServer(api, cache, catalogue, limits);
+    await runStdioServer({ api, cache, search, limits, catalogue });
   }
   return undefined;
 }

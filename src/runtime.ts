@@ -1,9 +1,19 @@
 // What both transports open before serving: the logger (which redacts the configured token and
 // `secrets`, and learns per-user tokens as the API accepts them) and the upstream API, embedded
 // or remote.
-import type { ApiConfig, CacheConfig } from "./config";
+import type { Catalogue } from "./catalogue";
+import type { ApiConfig, CacheConfig, LimitsConfig, SearchConfig } from "./config";
 import { captureConsole, createLogger, type Logger } from "./log";
 import { openUpstream, type Upstream } from "./upstream";
+
+/** Everything both transports are started with, read and checked before anything starts (cli.ts). */
+export interface ServingConfig {
+  api: ApiConfig;
+  cache: CacheConfig;
+  search: SearchConfig;
+  limits: LimitsConfig;
+  catalogue: Catalogue;
+}
 
 export interface Runtime {
   logger: Logger;
@@ -11,8 +21,7 @@ export interface Runtime {
 }
 
 export async function openRuntime(
-  config: ApiConfig,
-  cache: CacheConfig,
+  { api: config, cache, search }: Pick<ServingConfig, "api" | "cache" | "search">,
   secrets: readonly string[] = [],
 ): Promise<Runtime> {
   const logger = createLogger({
@@ -20,7 +29,10 @@ export async function openRuntime(
     secrets: [...(config.token ? [config.token] : []), ...secrets],
   });
   captureConsole(logger);
-  const upstream = await openUpstream(config, cache, logger);
+  const upstream = await openUpstream(config, cache, logger, {
+    pagesPerCall: search.pagesPerCall,
+    maxBytes: search.indexBudgetBytes,
+  });
   logger.addSecret(upstream.token);
   return { logger, upstream };
 }

@@ -50,6 +50,11 @@ export class StdioWire implements Transport {
   readonly #inFlight = new Set<Id>();
   #closed = false;
   #inputEnded = false;
+  /**
+   * Lines read while the in-flight limit was reached: stdin is paused then, so this holds at most
+   * the rest of one chunk. They are handled, in order, as answers go out.
+   */
+  #waiting: string[] = [];
   /** One wait for stdout's drain, shared by every answer written while it is full. */
   #draining: Promise<void> | undefined;
   #idle: (() => void) | undefined;
@@ -74,7 +79,7 @@ export class StdioWire implements Transport {
     this.#stdin.off("data", this.#onData);
     this.#stdin.pause();
     this.#inputEnded = true;
-    if (this.#inFlight.size === 0) return Promise.resolve();
+    if (this.#inFlight.size === 0 && this.#waiting.length === 0) return Promise.resolve();
     return new Promise((resolve) => {
       this.#idle = resolve;
     });
@@ -151,7 +156,13 @@ export class StdioWire implements Transport {
     this.#chunks = [];
     this.#buffered = 0;
     const text = line.toString("utf8").trim();
-    if (text !== "") this.#receive(text);
+    if (text === "") return;
+    if (this.#atLimit() || this.#waiting.length > 0) this.#waiting.push(text);
+    else this.#receive(text);
+  }
+
+  #atLimit(): boolean {
+    return this.#inFlight.size >= this.#options.maxInFlight;
   }
 
   #receive(text: string): void {
@@ -179,23 +190,21 @@ export class StdioWire implements Transport {
     const request = message as { id?: Id; method?: string };
     if (request.method !== undefined && request.id !== undefined) {
       this.#inFlight.add(request.id);
-      if (this.#inFlight.size >= this.#options.maxInFlight) this.#stdin.pause();
+      if (this.#atLimit()) this.#stdin.pause();
     }
     this.onmessage?.(message as JSONRPCMessage);
   }
 
   #answered(id: Id): void {
     if (!this.#inFlight.delete(id)) return;
-    if (this.#inFlight.size > 0) {
-      if (!this.#inputEnded && this.#inFlight.size < this.#options.maxInFlight) this.#stdin.resume();
-      return;
-    }
-    if (this.#idle) {
+    while (this.#waiting.length > 0 && !this.#atLimit()) this.#receive(this.#waiting.shift() as string);
+    if (this.#atLimit() || this.#waiting.length > 0) return;
+    if (!this.#inputEnded) {
+      this.#stdin.resume();
+    } else if (this.#inFlight.size === 0 && this.#idle) {
       const idle = this.#idle;
       this.#idle = undefined;
       idle();
-    } else if (!this.#inputEnded) {
-      this.#stdin.resume();
     }
   }
 

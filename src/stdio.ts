@@ -4,20 +4,14 @@
 // On stdin's end, SIGTERM or SIGINT the requests in flight are answered first (within the
 // shutdown time-out); a client that closes stdout ends the process with one log line.
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import type { Catalogue } from "./catalogue";
-import type { ApiConfig, CacheConfig, LimitsConfig } from "./config";
-import { openRuntime } from "./runtime";
+import { openRuntime, type ServingConfig } from "./runtime";
 import { createServer } from "./server";
 import { StdioWire } from "./stdio-transport";
 import { VERSION } from "./version";
 
-export async function runStdioServer(
-  config: ApiConfig,
-  cache: CacheConfig,
-  catalogue: Catalogue,
-  limits: LimitsConfig,
-): Promise<void> {
-  const { logger, upstream } = await openRuntime(config, cache);
+export async function runStdioServer(serving: ServingConfig): Promise<void> {
+  const { api: config, cache, catalogue, limits } = serving;
+  const { logger, upstream } = await openRuntime(serving);
   // One stdio session is one connection: the stricter of the two in-flight limits holds.
   const wire = new StdioWire({
     maxMessageBytes: limits.maxMessageBytes,

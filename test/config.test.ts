@@ -444,7 +444,7 @@ describe("the usage text, generated from the declarations", () => {
       if (variable === LIMITS_ENV.maxBodyBytes) continue; // the former name, named in its successor's line
       expect(text, variable).toMatch(new RegExp(`^  ${variable}\\b`, "m"));
     }
-    expect(text).toContain("PARTS_MCP_SEARCH_PAGES_PER_CALL (default 40)");
+    expect(text).toContain("PARTS_MCP_SEARCH_PAGES_PER_CALL (default 500)");
     expect(text).toContain("PARTS_MCP_MAX_IN_FLIGHT (default 256)");
     expect(text).toContain(`formerly ${LIMITS_ENV.maxBodyBytes}`);
   });
@@ -536,12 +536,12 @@ describe("runCommand: --help, --version and failures as exit codes", () => {
 
 describe("search, views and limits", () => {
   it("search: pages per call and the index budget", () => {
-    expect(loadSearchConfig({})).toEqual({ pagesPerCall: 40, indexBudgetBytes: 128 * 1024 * 1024 });
+    expect(loadSearchConfig({})).toEqual({ pagesPerCall: 500, indexBudgetBytes: 128 * 1024 * 1024 });
     expect(
       loadSearchConfig({ PARTS_MCP_SEARCH_PAGES_PER_CALL: "5", PARTS_MCP_SEARCH_INDEX_MB: "16" }),
     ).toEqual({ pagesPerCall: 5, indexBudgetBytes: 16 * 1024 * 1024 });
     expect(loadError(() => loadSearchConfig({ PARTS_MCP_SEARCH_PAGES_PER_CALL: "0" })).message).toBe(
-      'PARTS_MCP_SEARCH_PAGES_PER_CALL must be a whole number from 1 to 1000 (got "0"): fix it, or remove it to use the default 40.',
+      'PARTS_MCP_SEARCH_PAGES_PER_CALL must be a whole number from 1 to 1000 (got "0"): fix it, or remove it to use the default 500.',
     );
     expect(loadError(() => loadSearchConfig({ PARTS_MCP_SEARCH_INDEX_MB: "1.5" })).message).toMatch(
       /^PARTS_MCP_SEARCH_INDEX_MB must be a whole number of MiB from 1 to 65536/,

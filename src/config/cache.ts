@@ -1,5 +1,6 @@
 // What the server keeps in memory and how much it reads to fill it: the reference cache shared
 // by tools, resources and describe_part, and the per-token search indexes of search_parts.
+import { SEARCH_DEFAULTS } from "../search/service";
 import { type Env, processEnv } from "./env";
 import { integerSetting, readIntegerSetting, type SettingGroup } from "./readers";
 
@@ -52,12 +53,12 @@ const MIB = 1024 * 1024;
 
 const SEARCH = {
   pagesPerCall: integerSetting(SEARCH_ENV.pagesPerCall, "pages of list_parts one search call may read", {
-    defaultValue: 40,
+    defaultValue: SEARCH_DEFAULTS.pagesPerCall,
     min: 1,
     max: 1_000,
   }),
   indexMb: integerSetting(SEARCH_ENV.indexMb, "memory for the search indexes of all tokens, in MiB", {
-    defaultValue: 128,
+    defaultValue: SEARCH_DEFAULTS.maxBytes / MIB,
     min: 1,
     max: 65_536,
     unit: "MiB",

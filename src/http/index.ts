@@ -16,7 +16,7 @@ import {
 } from "../config";
 import type { Logger } from "../log";
 import { explainListenError, urlHost } from "../net";
-import { openRuntime } from "../runtime";
+import { openRuntime, type ServingConfig } from "../runtime";
 import { createServer, type ServerOptions } from "../server";
 import { VERSION } from "../version";
 import { AccessControl, OriginGuard } from "./access";
@@ -143,21 +143,18 @@ async function listen(server: Server, http: HttpConfig): Promise<void> {
   });
 }
 
-export interface HttpRunOptions {
-  api: ApiConfig;
-  cache: CacheConfig;
+export interface HttpRunOptions extends ServingConfig {
   http: HttpConfig;
-  limits: LimitsConfig;
-  catalogue: Catalogue;
 }
 
 /** The `parts-mcp --http` process: serves until SIGTERM or SIGINT, then drains and exits. */
-export async function runHttpServer({ api, cache, http, limits, catalogue }: HttpRunOptions): Promise<void> {
+export async function runHttpServer(options: HttpRunOptions): Promise<void> {
+  const { api, cache, http, limits, catalogue } = options;
   const perUser = http.access.perUser;
-  const { logger, upstream } = await openRuntime(perUser ? { ...api, token: NO_SERVER_TOKEN } : api, cache, [
-    ...http.access.keys,
-    ...(api.token ? [api.token] : []),
-  ]);
+  const { logger, upstream } = await openRuntime(
+    { ...options, api: perUser ? { ...api, token: NO_SERVER_TOKEN } : api },
+    [...http.access.keys, ...(api.token ? [api.token] : [])],
+  );
   if (perUser && api.token !== undefined) {
     logger.warn("PARTS_API_TOKEN is not used: with per-user access every request brings its own token");
   }

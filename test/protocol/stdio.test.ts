@@ -92,6 +92,22 @@ describe("the stdio server", () => {
     });
   });
 
+  it("reads its search settings: a search reads at most PARTS_MCP_SEARCH_PAGES_PER_CALL pages a call", async () => {
+    const server = await startServer({ sharedApi: api, env: { PARTS_MCP_SEARCH_PAGES_PER_CALL: "2" } });
+    try {
+      const first = (await server.call("search_parts", { text: "no such word anywhere" }))
+        .structuredContent as {
+        scanned: number;
+        complete: boolean;
+        nextCursor?: string;
+      };
+      expect(first).toMatchObject({ scanned: 100, complete: false });
+      expect(first.nextCursor).toBeTruthy();
+    } finally {
+      await server.close();
+    }
+  });
+
   it("says in its instructions that it is connected to sample data", async () => {
     const server = await startServer({ env: { PARTS_API_BASE_URL: "", PARTS_API_TOKEN: "" } });
     try {

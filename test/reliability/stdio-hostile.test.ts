@@ -4,8 +4,10 @@
 // read off the raw pipe, as a client would see it.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { once } from "node:events";
+import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
+import { StdioWire } from "../../src/stdio-transport";
 import { mcpJsonEntry, repoRoot } from "../support/mcp-server";
 import { CRASH_TEXT } from "./support";
 
@@ -194,5 +196,32 @@ describe("stdio under hostile input", () => {
     expect(child.stderr()).not.toMatch(/MaxListenersExceeded/);
     child.process.stdin.end();
     expect((await child.exit)[0]).toBe(0);
+  });
+});
+
+describe("the stdio wire's in-flight limit", () => {
+  it("hands on no more requests than the limit, even from one chunk, and the rest in order as answers go", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    stdout.resume();
+    const wire = new StdioWire({ maxMessageBytes: 1024 * 1024, maxInFlight: 4, stdin, stdout });
+    const received: number[] = [];
+    wire.onmessage = (message) => received.push((message as { id: number }).id);
+    await wire.start();
+    stdin.write(
+      Array.from(
+        { length: 100 },
+        (_, i) => `${JSON.stringify({ jsonrpc: "2.0", id: i, method: "ping" })}\n`,
+      ).join(""),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received).toEqual([0, 1, 2, 3]);
+    expect(wire.inFlight).toBe(4);
+    await wire.send({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(received).toEqual([0, 1, 2, 3, 4]);
+    for (let id = 0; id < 100; id++) if (id !== 1) await wire.send({ jsonrpc: "2.0", id, result: {} });
+    expect(received).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(wire.inFlight).toBe(0);
+    await wire.close();
   });
 });
