@@ -5,6 +5,7 @@
 // (2025 requests without a session id, 2026-07-28 requests with their `_meta` envelope), checks
 // the body's size, type and JSON, and builds a server for the request with its upstream token.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import type { Logger } from "../log";
@@ -18,6 +19,8 @@ const CORS_ALLOW_HEADERS =
 const CORS_EXPOSE_HEADERS = "Mcp-Protocol-Version, WWW-Authenticate";
 
 export interface HandlerOptions {
+  /** Whether a connection came in past the connection cap (connections.ts). */
+  crowded(socket: Socket): boolean;
   guard: OriginGuard;
   access: AccessControl;
   /** Builds the server for one request; `token` is the caller's own (per-user), if any. */
@@ -117,6 +120,14 @@ export class McpHttpHandler {
       return {
         status: 503,
         message: "The server is shutting down: send the request again (another replica will answer it).",
+        headers: { Connection: "close", "Retry-After": "1" },
+      };
+    }
+    if (this.#options.crowded(req.socket)) {
+      return {
+        status: 503,
+        message:
+          "The server has too many open connections (PARTS_MCP_HTTP_MAX_CONNECTIONS): send the request again in a second, on a connection you keep.",
         headers: { Connection: "close", "Retry-After": "1" },
       };
     }

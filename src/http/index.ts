@@ -20,6 +20,7 @@ import { openRuntime, type ServingConfig } from "../runtime";
 import { createServer, type ServerOptions } from "../server";
 import { VERSION } from "../version";
 import { AccessControl, OriginGuard } from "./access";
+import { ConnectionCap } from "./connections";
 import { MCP_PATH, McpHttpHandler } from "./handler";
 
 export { HEALTH_PATH, MCP_PATH } from "./handler";
@@ -52,7 +53,9 @@ export interface RunningHttpServer {
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { http, limits, ...serverOptions } = options;
   const perUser = http.access.perUser;
+  const cap = new ConnectionCap(limits.http.maxConnections, options.logger);
   const handler = new McpHttpHandler({
+    crowded: (socket) => cap.crowded(socket),
     guard: new OriginGuard(http),
     access: new AccessControl(http.access),
     createServer: (token) =>
@@ -80,19 +83,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     },
     handler.handle,
   );
-  server.maxConnections = limits.http.maxConnections;
-  let dropped = 0;
-  server.on("drop", () => {
-    // One line per burst, not one per refused connection.
-    if (dropped++ === 0) {
-      options.logger.warn("connection limit reached: new connections are closed", {
-        maxConnections: limits.http.maxConnections,
-      });
-      setTimeout(() => {
-        dropped = 0;
-      }, 10_000).unref();
-    }
-  });
+  cap.attach(server);
   await listen(server, http);
   const { port } = server.address() as AddressInfo;
 

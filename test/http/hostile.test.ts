@@ -72,7 +72,7 @@ describe("slow and idle clients", () => {
     }
   });
 
-  it("caps open connections, says so once in its log, and serves again when they go", async () => {
+  it("caps open connections: past the cap a request is answered 503, an idle socket closed; one log line", async () => {
     const server = await spawnHttpServer({ api, env: { PARTS_MCP_HTTP_MAX_CONNECTIONS: "4" } });
     try {
       const sockets = await Promise.all(Array.from({ length: 8 }, () => openSocket(server.url)));
@@ -85,6 +85,13 @@ describe("slow and idle clients", () => {
       const dropped = (await Promise.all(closed.slice(4))).filter(Boolean).length;
       expect(dropped).toBe(4);
       expect(server.stderr().match(/connection limit reached/g)).toHaveLength(1);
+      const crowded = await raw(server.url, {
+        headers: MCP_HEADERS,
+        body: toolCall("get_process", { code: "sls" }),
+      });
+      expect(crowded.status).toBe(503);
+      expect(crowded.headers["retry-after"]).toBe("1");
+      expect(JSON.parse(crowded.body).error.message).toMatch(/too many open connections.*again/);
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => setTimeout(resolve, 100));
       const health = await raw(server.url.replace("/mcp", "/healthz"), { method: "GET" });
