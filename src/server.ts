@@ -62,7 +62,7 @@ export interface RequestScope {
   run(entry: CatalogueEntry, args: unknown, ctx: ServerContext): Promise<ToolOutcome>;
 }
 
-export type ToolOutcome =
+type ToolOutcome =
   | { ok: true; data: Record<string, unknown> }
   | { ok: false; message: string; status?: number; invalid?: boolean };
 

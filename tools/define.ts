@@ -8,7 +8,7 @@ import type { PartSearch, SuggestKind } from "../src/search";
 import type { RecordRef } from "../src/seen";
 
 export const TOOL_GROUPS = ["parts", "rfqs", "factories", "reference"] as const;
-export type ToolGroup = (typeof TOOL_GROUPS)[number];
+type ToolGroup = (typeof TOOL_GROUPS)[number];
 
 /** Everything a handler may use for one call: the API, the reference cache in front of it, the
  * part search with its per-token indexes, and the call's deadline, signal and token. */

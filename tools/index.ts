@@ -36,5 +36,3 @@ export const tools = [
   batchGetCriticalities,
   batchGetCategories,
 ] as unknown as readonly ToolDefinition[];
-
-export { TOOL_GROUPS, type ToolGroup } from "./define";

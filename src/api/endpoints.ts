@@ -25,7 +25,7 @@ export const PAGE_SIZE_MAX = 50;
 /** The page size the API uses when none is sent (the specification does not say; we decided 20). */
 export const PAGE_SIZE_DEFAULT = 20;
 
-export const ListPartsQuery = z.object({
+const ListPartsQuery = z.object({
   page: z.number().int().min(1).optional(),
   pageSize: z.number().int().min(1).max(PAGE_SIZE_MAX).optional(),
   view: PartView.optional(),
@@ -36,8 +36,8 @@ export const ListStandardsQuery = z.object({
   materialType: MaterialType.optional(),
 });
 
-export const BatchCodesBody = z.object({ codes: z.array(z.string().min(1)) });
-export const BatchIdsBody = z.object({ ids: z.array(z.string().min(1)) });
+const BatchCodesBody = z.object({ codes: z.array(z.string().min(1)) });
+const BatchIdsBody = z.object({ ids: z.array(z.string().min(1)) });
 
 export interface Endpoint {
   method: "GET" | "POST";

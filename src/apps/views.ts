@@ -61,7 +61,7 @@ const DOCUMENT_CANDIDATES = ["./ui/parts-view.html", "../../dist/ui/parts-view.h
 let document: string | undefined;
 
 /** The view document, read once per process on first use. */
-export function viewDocument(): string {
+function viewDocument(): string {
   if (document === undefined) {
     const path = DOCUMENT_CANDIDATES.find((candidate) => existsSync(candidate));
     if (!path) {

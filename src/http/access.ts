@@ -7,7 +7,7 @@ import { validateHostHeader } from "@modelcontextprotocol/server";
 import { type AccessConfig, type HttpConfig, isWildcardHost } from "../config";
 import { bracketHost } from "../net";
 
-export const TOKEN_HEADER = "x-parts-api-token";
+const TOKEN_HEADER = "x-parts-api-token";
 
 export interface Refusal {
   status: 400 | 401 | 403;

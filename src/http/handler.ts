@@ -12,7 +12,7 @@ import type { Logger } from "../log";
 import type { AccessControl, OriginGuard } from "./access";
 
 export const MCP_PATH = "/mcp";
-export const HEALTH_PATH = "/healthz";
+const HEALTH_PATH = "/healthz";
 
 const CORS_ALLOW_HEADERS =
   "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, X-Parts-Api-Token";

@@ -23,8 +23,6 @@ import { AccessControl, OriginGuard } from "./access";
 import { ConnectionCap } from "./connections";
 import { MCP_PATH, McpHttpHandler } from "./handler";
 
-export { HEALTH_PATH, MCP_PATH } from "./handler";
-
 /**
  * The upstream token of a per-user server's own requests. Every request brings its own token;
  * this one exists so that a request that somehow went out without one fails (401) instead of
@@ -32,12 +30,12 @@ export { HEALTH_PATH, MCP_PATH } from "./handler";
  */
 const NO_SERVER_TOKEN = "parts-mcp-per-user-mode-has-no-server-token";
 
-export type HttpServerOptions = Omit<ServerOptions, "token" | "mode"> & {
+type HttpServerOptions = Omit<ServerOptions, "token" | "mode"> & {
   http: HttpConfig;
   limits: LimitsConfig;
 };
 
-export interface RunningHttpServer {
+interface RunningHttpServer {
   /** The MCP endpoint, e.g. http://127.0.0.1:8788/mcp. */
   url: string;
   /** Calls accepted and not yet answered. */
@@ -50,7 +48,7 @@ export interface RunningHttpServer {
 }
 
 /** Starts the HTTP server in this process (the CLI does; so can a benchmark that wants it in-process). */
-export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { http, limits, ...serverOptions } = options;
   const perUser = http.access.perUser;
   const cap = new ConnectionCap(limits.http.maxConnections, options.logger);

@@ -3,17 +3,14 @@
 // reference cache; see service.ts.
 export { MAX_CURSOR_LENGTH } from "./cursor";
 export { SearchRefusal } from "./errors";
-export { didYouMean, rankRecords } from "./match";
-export { PAGE_SIZE, type PartSummary } from "./part-index";
+export { rankRecords } from "./match";
+export { PAGE_SIZE } from "./part-index";
 export {
   DEFAULT_LIMIT,
   MAX_LIMIT,
   PartSearch,
   type PartSearchArgs,
   type PartSearchOptions,
-  type PartSearchResult,
-  type Progress,
-  SEARCH_DEFAULTS,
   type SuggestKind,
 } from "./service";
 export { compact } from "./text";

@@ -53,7 +53,7 @@ const summary = (samples: StartSample[]) => ({
   firstTool: summarize(samples.map((s) => s.firstToolMs)),
 });
 
-export interface ColdStartResult {
+interface ColdStartResult {
   era: Era;
   ours: { firstAnswer: Summary; firstTool: Summary };
   minimal: { firstAnswer: Summary; firstTool: Summary };

@@ -225,9 +225,9 @@ process.once("exit", killChildren);
 
 // ---------------------------------------------------------------------------------------- report
 
-export type Verdict = "PASS" | "MISS";
+type Verdict = "PASS" | "MISS";
 
-export interface Row {
+interface Row {
   /** Section, e.g. "1 call overhead". */
   section: string;
   name: string;
@@ -236,7 +236,7 @@ export interface Row {
   how: string;
 }
 
-export interface TargetResult {
+interface TargetResult {
   target: string;
   limit: string;
   measured: string;

@@ -87,7 +87,7 @@ function applyWhatIfs(list: { tools: Tool[] }, names: string[]): { tools: Tool[]
   return copy;
 }
 
-export function analyzeToolList(resultJson: string) {
+function analyzeToolList(resultJson: string) {
   const list = JSON.parse(resultJson) as { tools: Tool[] };
   const perTool = list.tools.map((t) => ({
     name: t.name,

@@ -63,7 +63,7 @@ export async function startWatchedServer(options: WatchedOptions = {}): Promise<
   };
 }
 
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -89,8 +89,6 @@ export async function eventually(check: () => boolean, ms = 5_000): Promise<bool
   }
   return check();
 }
-
-export const isError = (result: CallToolResult) => result.isError === true;
 
 /** The text of a failed call; fails the test when the call succeeded. */
 export function errorText(result: CallToolResult): string {

@@ -30,7 +30,7 @@ export function startParts(apps: { enabled: boolean }, sharedApi?: TestApi): Pro
 }
 
 /** The spec's restrictive default CSP for a view that declares no domains. */
-export const DEFAULT_VIEW_CSP = [
+const DEFAULT_VIEW_CSP = [
   "default-src 'none'",
   "script-src 'self' 'unsafe-inline'",
   "style-src 'self' 'unsafe-inline'",
@@ -232,5 +232,3 @@ export async function startHost(parts: Parts): Promise<Host> {
     },
   };
 }
-
-export { VIEW_URI };

@@ -10,7 +10,7 @@ export function setApp(connected: App): void {
   app = connected;
 }
 
-export function getApp(): App | undefined {
+function getApp(): App | undefined {
   return app;
 }
 

@@ -13,7 +13,7 @@ import type {
   Standard,
 } from "../../src/api/schemas";
 
-export type { BoundingBox, Category, Criticality, Dimensions, Material, Part, Process, Rfq, Standard };
+export type { BoundingBox, Dimensions, Part, Rfq };
 
 export type ReferenceKind = "process" | "material" | "standard" | "criticality" | "category";
 

@@ -60,7 +60,7 @@ export function partCard(data: DescribedPart, back?: Back): { node: HTMLElement;
   return { node, focus: title };
 }
 
-export function partBadges(part: Pick<Part, "published" | "internal" | "requireSubscription">): Child[] {
+function partBadges(part: Pick<Part, "published" | "internal" | "requireSubscription">): Child[] {
   return [
     part.published ? badge("Published", "success") : badge("Unpublished", "neutral"),
     part.internal ? badge("Internal", "info") : null,
@@ -69,7 +69,7 @@ export function partBadges(part: Pick<Part, "published" | "internal" | "requireS
 }
 
 /** Process, material, standards, criticalities and categories by name with their codes. */
-export function references(resolved: Resolved, codes?: Pick<Part, "processId" | "materialId">): HTMLElement {
+function references(resolved: Resolved, codes?: Pick<Part, "processId" | "materialId">): HTMLElement {
   const process = resolved.process
     ? named(resolved.process.name, resolved.process.code)
     : codes?.processId
