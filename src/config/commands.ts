@@ -4,8 +4,7 @@
 // have no flag: a command line is visible to every user of the machine.
 import { API_SETTINGS, ENV } from "./api";
 import { CACHE_SETTINGS } from "./cache";
-import { ConfigError } from "./errors";
-import { type Command, type FlagDeclaration, parseCommandLine } from "./flags";
+import type { Command, FlagDeclaration } from "./flags";
 import { HTTP_ENV, HTTP_SETTINGS } from "./http";
 import { LIMITS_SETTINGS } from "./limits";
 import { APPS_ENV, SELECTION_ENV, SERVING_SETTINGS, TRANSPORT_ENV } from "./serving";

@@ -4,16 +4,7 @@
 // bound to its upstream token (the server's own, or the client's X-Parts-Api-Token).
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Catalogue } from "../catalogue";
-import {
-  type ApiConfig,
-  type CacheConfig,
-  ConfigError,
-  HTTP_ENV,
-  type HttpConfig,
-  isLoopbackHost,
-  type LimitsConfig,
-} from "../config";
+import { ConfigError, HTTP_ENV, type HttpConfig, isLoopbackHost, type LimitsConfig } from "../config";
 import type { Logger } from "../log";
 import { explainListenError, urlHost } from "../net";
 import { openRuntime, type ServingConfig } from "../runtime";
@@ -50,7 +41,6 @@ interface RunningHttpServer {
 /** Starts the HTTP server in this process (the CLI does; so can a benchmark that wants it in-process). */
 async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { http, limits, ...serverOptions } = options;
-  const perUser = http.access.perUser;
   const cap = new ConnectionCap(limits.http.maxConnections, options.logger);
   const handler = new McpHttpHandler({
     crowded: (socket) => cap.crowded(socket),

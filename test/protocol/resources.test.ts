@@ -178,7 +178,7 @@ describe.each(ERAS)("resources, completions and prompts (%s era)", (era) => {
       expect(text).toMatch(/create_part/);
       expect(text).toMatch(/search_reference/);
       expect(text).not.toMatch(/seen so far/);
-      const label = (index: number) => (messages[index]?.content as { text?: string }).text;
+      const label = (index: number) => (messages[index]?.content as { text?: string } | undefined)?.text;
       expect(label(1)).toBe("Standards for metal parts:");
       const metal = embeddedData(messages[2]);
       expect(metal.items.length).toBeGreaterThan(0);

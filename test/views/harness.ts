@@ -15,7 +15,6 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { build } from "esbuild";
 // @ts-expect-error: a plain ESM script without types
 import { TWEAKS } from "../../scripts/build.mjs";
-import { VIEW_URI } from "../../src/apps/views";
 import type { TestApi } from "../../src/embedded/testing";
 import { connectInProcess, type InProcessServer } from "../support/in-process";
 

@@ -10,10 +10,6 @@ export function setApp(connected: App): void {
   app = connected;
 }
 
-function getApp(): App | undefined {
-  return app;
-}
-
 /** The text of a result's content, for error messages. */
 export function resultText(result: Pick<CallToolResult, "content">): string {
   return (result.content ?? [])
