@@ -88,42 +88,29 @@ const undiciSubset = {
   },
 };
 
-/** The SDK's AjvJsonSchemaValidator, with Ajv loaded and built on the first getValidator(). */
-const lazyAjv = {
-  name: "lazy-ajv",
+/**
+ * The SDK's Node shim without Ajv (150 KB of the bundle, compiled at every start): its JSON Schema
+ * validator checks only what a client answers to an elicitation, and this server never elicits.
+ * Should it ever, the validator says so instead of passing anything unchecked.
+ */
+const noAjv = {
+  name: "no-ajv",
   setup(build) {
-    const provider =
-      /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/;
-    build.onResolve({ filter: /ajv-provider\.js$/ }, (args) => {
-      if (args.namespace === "lazy-ajv") return undefined;
-      const path = resolve(args.resolveDir, args.path);
-      return provider.test(path) ? { path, namespace: "lazy-ajv" } : undefined;
-    });
-    build.onLoad({ filter: /.*/, namespace: "lazy-ajv" }, (args) => {
-      const real = readFileSync(args.path, "utf8");
-      if (
-        !/export class AjvJsonSchemaValidator\b/.test(real) ||
-        /^export (?!class AjvJsonSchemaValidator)/m.test(real)
-      ) {
-        return {
-          contents: real,
-          resolveDir: dirname(args.path),
-          loader: "js",
-          warnings: [{ text: "lazy-ajv: ajv-provider.js changed shape; Ajv is loaded eagerly" }],
-        };
-      }
-      const contents = `
-        export class AjvJsonSchemaValidator {
-          #ajv;
-          #real;
-          constructor(ajv) { this.#ajv = ajv; }
-          getValidator(schema) {
-            this.#real ??= new (require(${JSON.stringify(args.path)}).AjvJsonSchemaValidator)(this.#ajv);
-            return this.#real.getValidator(schema);
+    build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
+      path: "shims",
+      namespace: "no-ajv",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "no-ajv" }, () => ({
+      contents: `
+        import process from "node:process";
+        export class DefaultJsonSchemaValidator {
+          getValidator() {
+            throw new Error("parts-mcp is built without a JSON Schema validator: it never asks the client for input");
           }
-        }`;
-      return { contents, resolveDir: dirname(args.path), loader: "js" };
-    });
+        }
+        export { process };`,
+      loader: "js",
+    }));
   },
 };
 
@@ -144,7 +131,7 @@ const zodEnglishOnly = {
   },
 };
 
-export const TWEAKS = { undici: undiciSubset, ajv: lazyAjv, locales: zodEnglishOnly };
+export const TWEAKS = { undici: undiciSubset, ajv: noAjv, locales: zodEnglishOnly };
 
 /** Source folders only tests, benchmarks and scripts load (paths as esbuild's metafile names them). */
 const TEST_ONLY_DIRS = ["src/embedded/testing/"];

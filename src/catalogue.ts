@@ -1,6 +1,6 @@
 // The tools one server process offers, built once at start-up from the selection (selection.ts):
-// the advertised `tools/list` entries, computed once, and the lookup by name with each tool's
-// strict input schema. Every server instance of the process (one per HTTP request, one per stdio
+// the advertised `tools/list` entries, computed once (on the first list), and the lookup by name
+// with each tool's strict input schema. Every server instance of the process (one per HTTP request, one per stdio
 // connection) is handed the same catalogue.
 import type { Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
@@ -26,13 +26,18 @@ export interface Catalogue {
 
 export function buildCatalogue(tools: readonly ToolDefinition[], { views }: { views: boolean }): Catalogue {
   const byName = new Map(tools.map((tool) => [tool.name, { tool, input: tool.input.strict() }]));
-  const advertised = [...byName.values()].map(({ tool, input }) =>
-    advertise(tool, input, views ? viewMetaFor(tool.name) : undefined),
-  );
+  // JSON Schemas are made on the first tools/list, not at start-up: a process that is only asked
+  // `initialize` first answers sooner.
+  let advertised: Tool[] | undefined;
   return {
     tools,
     views,
-    advertised,
+    get advertised() {
+      advertised ??= [...byName.values()].map(({ tool, input }) =>
+        advertise(tool, input, views ? viewMetaFor(tool.name) : undefined),
+      );
+      return advertised;
+    },
     get: (name) => byName.get(name),
     has: (name) => byName.has(name),
   };

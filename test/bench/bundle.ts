@@ -10,7 +10,7 @@ import { type Report, repoRoot, serverCommand } from "./lib";
 const TEST_ONLY_MARKERS = ["reset-mid-body", "slow-drip", "redirect-other-host"];
 
 export function benchBundle(report: Report) {
-  const script = serverCommand().args[0] as string;
+  const script = serverCommand().args.find((arg) => arg.endsWith(".js")) as string;
   const source = readFileSync(join(repoRoot, script));
   const bytes = source.length;
   const gzipBytes = gzipSync(source).length;

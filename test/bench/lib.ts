@@ -153,7 +153,8 @@ export function serverCommand(): { command: string; args: string[]; env: Record<
   if (!entry) throw new Error("mcp.json has no parts-mcp server");
   return {
     command: entry.command === "node" ? process.execPath : entry.command,
-    args: benchScript ? [benchScript] : entry.args,
+    // Node's flags from mcp.json stay; only the script is swapped for the bench's own build.
+    args: benchScript ? [...entry.args.filter((arg) => arg.startsWith("--")), benchScript] : entry.args,
     env: { ...entry.env, ...benchServerEnv },
   };
 }

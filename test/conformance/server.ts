@@ -30,7 +30,7 @@ export async function startHttpServer(api: { url: string; demoToken: string }): 
   const entry = mcpJson.mcpServers["parts-mcp"];
   if (!entry) throw new Error("mcp.json has no parts-mcp server");
   const script = process.env.PARTS_CONFORMANCE_SCRIPT;
-  const args = script ? [script] : entry.args;
+  const args = script ? [...entry.args.filter((arg) => arg.startsWith("--")), script] : entry.args;
   const child = spawn(
     entry.command === "node" ? process.execPath : entry.command,
     [...args, "--http", "--port", "0"],
