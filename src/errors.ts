@@ -20,6 +20,8 @@ export interface FailureContext {
   mode: ServingMode;
   /** Where valid ids come from, said on a 404. */
   notFound: string;
+  /** The closest known records to a code or id the API did not know ("did you mean …"), on a 400 or 404. */
+  suggestions?: string;
   /** Whether repeating the call is harmless; if not, a failure after sending may have had effect. */
   idempotent: boolean;
   /** The deadline of one tool call (PARTS_API_TIMEOUT_MS). */
@@ -137,11 +139,12 @@ function explainStatus(
   effect: string,
 ): string {
   const status = error.status ?? 0;
+  const closest = context.suggestions ? ` ${context.suggestions}` : "";
   if (status === 400 || status === 422)
-    return `The Parts API rejected the request${said}. Correct it and call again.`;
+    return `The Parts API rejected the request${said}. Correct it and call again.${closest}`;
   if (status === 401) return `The Parts API refused the token${said}. ${TOKEN_ADVICE[context.mode]}`;
   if (status === 403) return `The token is not allowed to do this${said}. ${FORBIDDEN_ADVICE[context.mode]}`;
-  if (status === 404) return `Not found${said}. ${context.notFound}`;
+  if (status === 404) return `Not found${said}. ${context.notFound}${closest}`;
   if (status === 409) return `The request conflicts with the current state of the resource${said}.`;
   if (status === 413) return `The request was too large for the Parts API${said}. Send less.`;
   if (status === 429)

@@ -114,6 +114,7 @@ const TEMPLATES: readonly TemplateSpec[] = [
     variable: "id",
     tool: "get_factory",
     args: (id) => ({ id }),
+    changes: true,
   },
 ];
 

@@ -16,6 +16,7 @@ import { registerViews } from "./apps/views";
 import type { Catalogue, CatalogueEntry } from "./catalogue";
 import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } from "./client";
 import { invalidArgumentsMessage, type ServingMode, toolErrorMessage } from "./errors";
+import { collectWhenIdle } from "./idle-gc";
 import type { Logger } from "./log";
 import { registerPrompts } from "./prompts";
 import type { ReferenceData } from "./reference";
@@ -57,7 +58,7 @@ export interface RequestScope {
   cacheTtlMs: number;
   /** Options for the upstream calls of one request: its cancellation, a fresh deadline, the token. */
   callOptions(ctx?: { mcpReq?: { signal?: AbortSignal } }): CallOptions;
-  describeFailure(error: unknown, notFound: string, idempotent?: boolean): string;
+  describeFailure(error: unknown, notFound: string, idempotent?: boolean, suggestions?: string): string;
   /** Runs a tool for the tools/call loop or a resource read: arguments checked, failures in words. */
   run(entry: CatalogueEntry, args: unknown, ctx: ServerContext): Promise<ToolOutcome>;
 }
@@ -107,14 +108,16 @@ export function createServer(options: ServerOptions): McpServer {
       ...(ctx?.mcpReq?.signal && { signal: ctx.mcpReq.signal }),
       ...(options.token !== undefined && { token: options.token }),
     }),
-    describeFailure: (error, notFound, idempotent = true) =>
+    describeFailure: (error, notFound, idempotent = true, suggestions) =>
       toolErrorMessage(error, {
         notFound,
         idempotent,
+        ...(suggestions && { suggestions }),
         mode: options.mode,
         timeoutMs: options.timeoutMs,
       }),
     run: async ({ tool, input }, args, ctx) => {
+      collectWhenIdle();
       const parsed = input.safeParse(args ?? {});
       if (!parsed.success) {
         return { ok: false, invalid: true, message: invalidArgumentsMessage(tool.name, parsed.error) };
@@ -134,11 +137,7 @@ export function createServer(options: ServerOptions): McpServer {
         if (error instanceof SearchRefusal) return { ok: false, message: error.message };
         const hint = await suggestionsFor(tool, parsed.data, error, options.search, call);
         const status = error instanceof PartsApiError ? error.status : undefined;
-        const message = scope.describeFailure(
-          error,
-          `${tool.notFound}${hint}`,
-          tool.annotations.idempotentHint,
-        );
+        const message = scope.describeFailure(error, tool.notFound, tool.annotations.idempotentHint, hint);
         options.logger.warn("tool call failed", { tool: tool.name, error: message });
         return { ok: false, message, ...(status !== undefined && { status }) };
       }
@@ -189,7 +188,7 @@ const MAX_SUGGESTIONS = 5;
 
 /**
  * For a code or id the API did not know (a 404, or a 400 whose message names it): the closest
- * known records, e.g. ` "PA-12": did you mean pa12 (PA12)?`. Empty when there is none to offer.
+ * known records, e.g. `"PA-12": did you mean pa12 (PA12)?`. Empty when there is none to offer.
  */
 async function suggestionsFor(
   tool: ToolDefinition,
@@ -213,8 +212,7 @@ async function suggestionsFor(
       return hint ? `"${value}": ${hint}` : undefined;
     }),
   );
-  const found = hints.filter(Boolean);
-  return found.length > 0 ? ` ${found.join(" ")}` : "";
+  return hints.filter(Boolean).join(" ");
 }
 
 /** A `progress` callback for the handler when the request carries a progress token. */
@@ -253,10 +251,19 @@ function instructions(connection: Connection, tools: Pick<Catalogue, "has">): st
       "To answer questions about a part, start with describe_part: one call returns the part with every reference resolved.",
     );
   }
-  if (tools.has("list_parts")) lines.push("Find parts with list_parts; pass nextPage to read further.");
+  if (tools.has("search_parts")) {
+    lines.push(
+      "Find parts with search_parts (words of the title or description, and exact codes); codes of processes, materials, standards, criticalities and categories with search_reference, from a name or a fragment.",
+    );
+  }
+  if (tools.has("get_rfq") || tools.has("get_factory")) {
+    lines.push(
+      "RFQs and factories can be read only by id: nothing lists them or leads from a part to its RFQs, so ask the user for the id.",
+    );
+  }
   if (tools.has("create_part")) {
     lines.push(
-      "Before create_part, look up the process, material and standard codes. create_part and import_part_file are not idempotent: after an unclear failure, check before repeating them.",
+      `Before create_part, find the codes with search_reference${tools.has("preview_part") ? " and check the draft with preview_part" : ""}. create_part and import_part_file are not idempotent: after an unclear failure, check before repeating them.`,
     );
   } else {
     lines.push("This server is read-only: it cannot create parts or import files.");

@@ -19,14 +19,14 @@ import type { BatchKind, ReferenceKind } from "../src/reference";
 import { CREATE, defineTool, READ, type ResourceRef } from "./define";
 import { categoryId, criticalityId, materialCode, partId, processCode, standardCode } from "./params";
 
-const LIST_PARTS_HINT = "Use list_parts (view IP_OWNER for your organisation's parts) to find part ids.";
+const LIST_PARTS_HINT = "Find part ids with search_parts (by words of the title, or by codes).";
 
 export const createPart = defineTool({
   name: "create_part",
   title: "Create part",
   group: "parts",
   description:
-    "Create a part; only title is required. Check codes first: get_process, get_material, list_standards. Not idempotent: each call creates a part.",
+    "Create a part; only title is required. Find codes with search_reference and check the draft with preview_part first. Not idempotent: each call creates a part.",
   input: CreatePartBody.extend({
     title: CreatePartBody.shape.title.describe("Part title"),
     processId: processCode.optional(),

@@ -326,8 +326,29 @@ describe.each(ERAS)("tools (%s era)", (era) => {
     it("an unknown part is a 404 that says where part ids come from", async () => {
       const text = failed(await server.call("get_part", { id: "no/such part" }));
       expect(text).toMatch(/Not found/);
-      expect(text).toMatch(/list_parts/);
+      expect(text).toMatch(/search_parts/);
       expect(text).toContain("GET /v1/parts/no%2Fsuch%20part → 404");
+    });
+
+    it("an unknown code says which known records are closest, and nothing is created", async () => {
+      expect(failed(await server.call("get_material", { code: "Ti-6Al-4V" }))).toMatch(
+        /"Ti-6Al-4V": did you mean ti64 \(Ti-6Al-4V/,
+      );
+      expect(failed(await server.call("get_process", { code: "SLS" }))).toMatch(/"SLS": did you mean sls /);
+      const parts = server.api.store.partCount;
+      const refused = failed(
+        await server.call("create_part", { title: "Housing", processId: "sls", materialId: "PA-12" }),
+      );
+      expect(refused).toMatch(/rejected the request: materialId/);
+      expect(refused).toMatch(/"PA-12": did you mean pa12 /);
+      expect(server.api.store.partCount).toBe(parts);
+    });
+
+    it("the instructions send the model to the search tools, and say RFQs and factories are read only by id", () => {
+      const text = server.client.getInstructions() ?? "";
+      expect(text).toMatch(/search_parts/);
+      expect(text).toMatch(/search_reference/);
+      expect(text).toMatch(/RFQs and factories can be read only by id/);
     });
 
     it("a 429 says when to retry", async () => {
