@@ -26,6 +26,25 @@ interface Records {
 export type ReferenceKind = keyof Records;
 export type BatchKind = "standard" | "criticality" | "category";
 
+/** The reference fields of a part or of a create_part draft. */
+export interface References {
+  processId?: string;
+  materialId?: string;
+  standardIds?: string[];
+  criticalityIds?: string[];
+  categoryIds?: string[];
+}
+
+export interface Resolved {
+  process?: Process;
+  material?: Material;
+  standards: Standard[];
+  criticalities: Criticality[];
+  categories: Category[];
+  missing: { kind: ReferenceKind; id: string }[];
+  failed: { kind: ReferenceKind; id: string; error: unknown }[];
+}
+
 const BATCH_ENDPOINT = {
   standard: "batchGetStandards",
   criticality: "batchGetCriticalities",
@@ -93,6 +112,61 @@ export class ReferenceData {
     return this.#record("criticality", id, call, () =>
       this.#api.call("getCriticality", { params: { id } }, call),
     );
+  }
+
+  /**
+   * Every record a part (or a draft) names, resolved: through the cache, one batch request per
+   * kind. A code the API does not know is `missing`; one that could not be looked up (the API
+   * failed) is `failed`, with the error. A cancelled call is not answered in part: it throws.
+   */
+  async resolve(refs: References, call: CallOptions): Promise<Resolved> {
+    const missing: { kind: ReferenceKind; id: string }[] = [];
+    const failed: { kind: ReferenceKind; id: string; error: unknown }[] = [];
+    const fail = (kind: ReferenceKind, id: string, error: unknown) => {
+      if (call.signal?.aborted) throw error;
+      if (isNotFound(error)) missing.push({ kind, id });
+      else failed.push({ kind, id, error });
+    };
+    const one = async <T>(
+      kind: "process" | "material",
+      code: string | undefined,
+      load: (code: string) => Promise<T>,
+    ) => {
+      if (code === undefined) return undefined;
+      try {
+        return await load(code);
+      } catch (error) {
+        fail(kind, code, error);
+        return undefined;
+      }
+    };
+    const many = async <K extends BatchKind>(kind: K, keys: string[] | undefined): Promise<Records[K][]> => {
+      if (!keys?.length) return [];
+      try {
+        const { items, missing: absent } = await this.batch(kind, keys, call);
+        for (const id of absent) missing.push({ kind, id });
+        return items;
+      } catch (error) {
+        for (const id of new Set(keys)) fail(kind, id, error);
+        return [];
+      }
+    };
+    const [process, material, standards, criticalities, categories] = await Promise.all([
+      one("process", refs.processId, (code) => this.process(code, call)),
+      one("material", refs.materialId, (code) => this.material(code, call)),
+      many("standard", refs.standardIds),
+      many("criticality", refs.criticalityIds),
+      many("category", refs.categoryIds),
+    ]);
+    return {
+      ...(process && { process }),
+      ...(material && { material }),
+      standards,
+      criticalities,
+      categories,
+      missing,
+      failed,
+    };
   }
 
   standards(filter: z.input<typeof ListStandardsQuery>, call: CallOptions): Promise<Standard[]> {

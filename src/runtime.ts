@@ -4,6 +4,7 @@
 import type { Catalogue } from "./catalogue";
 import type { ApiConfig, CacheConfig, LimitsConfig, SearchConfig } from "./config";
 import { captureConsole, createLogger, type Logger } from "./log";
+import type { ServerOptions } from "./server";
 import { openUpstream, type Upstream } from "./upstream";
 
 /** Everything both transports are started with, read and checked before anything starts (cli.ts). */
@@ -18,10 +19,12 @@ export interface ServingConfig {
 export interface Runtime {
   logger: Logger;
   upstream: Upstream;
+  /** What every server instance of the process shares; a transport adds how it is reached. */
+  shared: Omit<ServerOptions, "mode" | "token">;
 }
 
 export async function openRuntime(
-  { api: config, cache, search }: Pick<ServingConfig, "api" | "cache" | "search">,
+  { api: config, cache, search, catalogue }: Omit<ServingConfig, "limits">,
   secrets: readonly string[] = [],
 ): Promise<Runtime> {
   const logger = createLogger({
@@ -34,5 +37,20 @@ export async function openRuntime(
     maxBytes: search.indexBudgetBytes,
   });
   logger.addSecret(upstream.token);
-  return { logger, upstream };
+  const { api, reference, search: partSearch, seen, connection } = upstream;
+  return {
+    logger,
+    upstream,
+    shared: {
+      api,
+      reference,
+      search: partSearch,
+      seen,
+      connection,
+      catalogue,
+      timeoutMs: config.timeoutMs,
+      cacheTtlMs: cache.ttlMs,
+      logger,
+    },
+  };
 }

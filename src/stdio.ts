@@ -10,33 +10,18 @@ import { StdioWire } from "./stdio-transport";
 import { VERSION } from "./version";
 
 export async function runStdioServer(serving: ServingConfig): Promise<void> {
-  const { api: config, cache, catalogue, limits } = serving;
-  const { logger, upstream } = await openRuntime(serving);
+  const { catalogue, limits } = serving;
+  const { logger, upstream, shared } = await openRuntime(serving);
   // One stdio session is one connection: the stricter of the two in-flight limits holds.
   const wire = new StdioWire({
     maxMessageBytes: limits.maxMessageBytes,
     maxInFlight: Math.min(limits.maxInFlight, limits.maxInFlightPerConnection),
   });
-  const handle = serveStdio(
-    () =>
-      createServer({
-        api: upstream.api,
-        reference: upstream.reference,
-        search: upstream.search,
-        seen: upstream.seen,
-        catalogue,
-        connection: upstream.connection,
-        timeoutMs: config.timeoutMs,
-        cacheTtlMs: cache.ttlMs,
-        logger,
-        mode: "stdio",
-      }),
-    {
-      legacy: "serve",
-      transport: wire,
-      onerror: (error) => logger.debug("stdio message refused", { error: error.message }),
-    },
-  );
+  const handle = serveStdio(() => createServer({ ...shared, mode: "stdio" }), {
+    legacy: "serve",
+    transport: wire,
+    onerror: (error) => logger.debug("stdio message refused", { error: error.message }),
+  });
   let stopping = false;
   const stop = async (reason: string, answerInFlight = true) => {
     if (stopping) return;

@@ -15,7 +15,7 @@ import {
 } from "../src/api/schemas";
 import { shortErrorMessage } from "../src/errors";
 import { urlSecrets } from "../src/log";
-import type { BatchKind, ReferenceKind } from "../src/reference";
+import type { ReferenceKind } from "../src/reference";
 import { CREATE, defineTool, READ, type ResourceRef } from "./define";
 import { categoryId, criticalityId, materialCode, partId, processCode, standardCode } from "./params";
 
@@ -141,12 +141,6 @@ const REFERENCE_KINDS = [
   "criticality",
   "category",
 ] as const satisfies ReferenceKind[];
-interface Unresolved {
-  kind: ReferenceKind;
-  id: string;
-  reason: string;
-}
-
 export const describePart = defineTool({
   name: "describe_part",
   title: "Describe part",
@@ -170,38 +164,12 @@ export const describePart = defineTool({
   lookups: [{ kind: "part", argument: "id" }],
   handler: async ({ id }, { api, reference, call }) => {
     const part = await api.call("getPart", { params: { id } }, call);
-    const unresolved: Unresolved[] = [];
-    const one = <T>(kind: ReferenceKind, code: string | undefined, lookup: (code: string) => Promise<T>) =>
-      code === undefined
-        ? undefined
-        : lookup(code).catch((error: unknown) => void unresolved.push(failure(kind, code, error)));
-    const many = async <K extends BatchKind>(kind: K, keys: string[] | undefined) => {
-      if (!keys?.length) return [];
-      try {
-        const { items, missing } = await reference.batch(kind, keys, call);
-        for (const key of missing) unresolved.push({ kind, id: key, reason: "not found" });
-        return items;
-      } catch (error) {
-        for (const key of new Set(keys)) unresolved.push(failure(kind, key, error));
-        return [];
-      }
-    };
-    const [process, material, standards, criticalities, categories] = await Promise.all([
-      one("process", part.processId, (code) => reference.process(code, call)),
-      one("material", part.materialId, (code) => reference.material(code, call)),
-      many("standard", part.standardIds),
-      many("criticality", part.criticalityIds),
-      many("category", part.categoryIds),
-    ]);
-    return {
-      part,
-      ...(process && { process }),
-      ...(material && { material }),
-      standards,
-      criticalities,
-      categories,
-      ...(unresolved.length > 0 && { unresolved }),
-    };
+    const { missing, failed, ...records } = await reference.resolve(part, call);
+    const unresolved = [
+      ...missing.map(({ kind, id }) => ({ kind, id, reason: "not found" })),
+      ...failed.map(({ kind, id, error }) => ({ kind, id, reason: shortErrorMessage(error) })),
+    ];
+    return { part, ...records, ...(unresolved.length > 0 && { unresolved }) };
   },
   // The result carries every referenced record in full: no links.
   mentions: ({ part }) => referencesOf(part),
@@ -219,9 +187,4 @@ function referencesOf(part: Part): ResourceRef[] {
     ...refs("criticality", part.criticalityIds),
     ...refs("category", part.categoryIds),
   ];
-}
-
-function failure(kind: ReferenceKind, id: string, error: unknown): Unresolved {
-  const notFound = (error as { status?: number }).status === 404;
-  return { kind, id, reason: notFound ? "not found" : shortErrorMessage(error) };
 }

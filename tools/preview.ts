@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { Category, Criticality, Material, Process, Standard } from "../src/api/schemas";
 import { shortErrorMessage } from "../src/errors";
-import type { BatchKind, ReferenceKind } from "../src/reference";
+import type { ReferenceKind } from "../src/reference";
 import { defineTool, READ } from "./define";
 import { createPart } from "./parts";
 
@@ -43,44 +43,8 @@ export const previewPart = defineTool({
   requires: ["create_part"],
   notFound: "A referenced record does not exist; check the codes named in unknown.",
   handler: async (draft, { reference, search, call }) => {
-    const missing: { kind: ReferenceKind; id: string }[] = [];
-    const unchecked: { kind: ReferenceKind; id: string; reason: string }[] = [];
-    const failed = (kind: ReferenceKind, id: string, error: unknown) => {
-      if (call.signal?.aborted) throw error;
-      if ((error as { status?: number }).status === 404) missing.push({ kind, id });
-      else unchecked.push({ kind, id, reason: shortErrorMessage(error) });
-    };
-    const one = async <T>(
-      kind: ReferenceKind,
-      code: string | undefined,
-      lookup: (code: string) => Promise<T>,
-    ) => {
-      if (code === undefined) return undefined;
-      try {
-        return await lookup(code);
-      } catch (error) {
-        failed(kind, code, error);
-        return undefined;
-      }
-    };
-    const many = async <K extends BatchKind>(kind: K, keys: string[] | undefined) => {
-      if (!keys?.length) return [];
-      try {
-        const { items, missing: absent } = await reference.batch(kind, keys, call);
-        for (const id of absent) missing.push({ kind, id });
-        return items;
-      } catch (error) {
-        for (const id of new Set(keys)) failed(kind, id, error);
-        return [];
-      }
-    };
-    const [process, material, standards, criticalities, categories] = await Promise.all([
-      one("process", draft.processId, (code) => reference.process(code, call)),
-      one("material", draft.materialId, (code) => reference.material(code, call)),
-      many("standard", draft.standardIds),
-      many("criticality", draft.criticalityIds),
-      many("category", draft.categoryIds),
-    ]);
+    const { missing, failed, ...records } = await reference.resolve(draft, call);
+    const unchecked = failed.map(({ kind, id, error }) => ({ kind, id, reason: shortErrorMessage(error) }));
     const order = (entry: { kind: ReferenceKind }) => KINDS.indexOf(entry.kind as (typeof KINDS)[number]);
     const unknown = await Promise.all(
       missing
@@ -92,11 +56,7 @@ export const previewPart = defineTool({
     );
     return {
       draft,
-      ...(process && { process }),
-      ...(material && { material }),
-      standards,
-      criticalities,
-      categories,
+      ...records,
       unknown,
       ...(unchecked.length > 0 && { unchecked: unchecked.sort((a, b) => order(a) - order(b)) }),
     };

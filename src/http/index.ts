@@ -128,9 +128,9 @@ export interface HttpRunOptions extends ServingConfig {
 
 /** The `parts-mcp --http` process: serves until SIGTERM or SIGINT, then drains and exits. */
 export async function runHttpServer(options: HttpRunOptions): Promise<void> {
-  const { api, cache, http, limits, catalogue } = options;
+  const { api, http, limits, catalogue } = options;
   const perUser = http.access.perUser;
-  const { logger, upstream } = await openRuntime(
+  const { logger, upstream, shared } = await openRuntime(
     { ...options, api: perUser ? { ...api, token: NO_SERVER_TOKEN } : api },
     [...http.access.keys, ...(api.token ? [api.token] : [])],
   );
@@ -141,19 +141,7 @@ export async function runHttpServer(options: HttpRunOptions): Promise<void> {
 
   let running: RunningHttpServer;
   try {
-    running = await startHttpServer({
-      api: upstream.api,
-      reference: upstream.reference,
-      search: upstream.search,
-      seen: upstream.seen,
-      catalogue,
-      connection: upstream.connection,
-      timeoutMs: api.timeoutMs,
-      cacheTtlMs: cache.ttlMs,
-      logger,
-      http,
-      limits,
-    });
+    running = await startHttpServer({ ...shared, http, limits });
   } catch (error) {
     await upstream.close().catch(() => {});
     throw error;

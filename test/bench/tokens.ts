@@ -7,7 +7,7 @@ import o200k from "js-tiktoken/ranks/o200k_base";
 import type { Report } from "./lib";
 
 const encoder = new Tiktoken(o200k);
-const tokens = (value: unknown) =>
+export const tokens = (value: unknown) =>
   encoder.encode(typeof value === "string" ? value : JSON.stringify(value)).length;
 const bytes = (value: unknown) =>
   Buffer.byteLength(typeof value === "string" ? value : JSON.stringify(value));

@@ -112,6 +112,31 @@ describe("per-user tokens (PARTS_MCP_AUTH=per-user)", () => {
     expect(api.stats.requests()).toBe(before);
   });
 
+  it("keeps a search index per token: one organisation's search never answers another's", async () => {
+    const [first, second] = api.accounts;
+    const searchAs = async (token: string) => {
+      const client = await connect(perUser.url, { "x-parts-api-token": token }, "2026");
+      try {
+        const before = api.stats.requests("listParts");
+        const result = ok<{ items: Part[]; complete: boolean }>(
+          await call(client, "search_parts", { view: "IP_OWNER", limit: 50 }),
+        );
+        return { result, requests: api.stats.requests("listParts") - before };
+      } finally {
+        await client.close();
+      }
+    };
+    const a = await searchAs(first!.token);
+    expect(a.requests).toBeGreaterThan(0);
+    expect((await searchAs(first!.token)).requests).toBe(0);
+    const b = await searchAs(second!.token);
+    // The second organisation's search reads the API with its own token, and finds only its parts.
+    expect(b.requests).toBeGreaterThan(0);
+    expect(api.stats.lastHeaders("listParts")?.authorization).toBe(`Bearer ${second!.token}`);
+    const ids = (found: { items: { id: string }[] }) => found.items.map((item) => item.id);
+    expect(ids(b.result).some((id) => ids(a.result).includes(id))).toBe(false);
+  });
+
   it("sends each organisation's own token upstream, for that request only", async () => {
     for (const account of api.accounts) {
       const client = await connect(perUser.url, { "x-parts-api-token": account.token });

@@ -40,6 +40,8 @@ export interface InProcessOptions {
   cacheTtlMs?: number;
   timeoutMs?: number;
   maxRetries?: number;
+  /** Pages of list_parts one search call may read (PARTS_MCP_SEARCH_PAGES_PER_CALL). */
+  searchPagesPerCall?: number;
 }
 
 export interface InProcessServer {
@@ -85,7 +87,11 @@ export async function connectInProcess(options: InProcessOptions = {}): Promise<
   const cacheTtlMs = options.cacheTtlMs ?? 60_000;
   const reference = new ReferenceData(client, token, { ttlMs: cacheTtlMs, maxEntries: 1_000 });
   const seen = new SeenRecords(token);
-  const search = new PartSearch(client, reference, token, { ttlMs: cacheTtlMs, seen });
+  const search = new PartSearch(client, reference, token, {
+    ttlMs: cacheTtlMs,
+    seen,
+    ...(options.searchPagesPerCall && { pagesPerCall: options.searchPagesPerCall }),
+  });
   const catalogue = buildCatalogue(options.tools ?? allTools, { views: options.views ?? true });
   const factory = () =>
     createServer({
