@@ -1,8 +1,9 @@
 // The one client of the Parts API: every tool and resource calls through it. One undici Pool per
 // client (keep-alive, reused for the process), one request path that adds the headers, enforces
 // the deadline and the per-attempt time limit, retries as decided (./retry.ts), parses the answer
-// with the endpoint's zod schema and turns every failure into one PartsApiError. Redirects are
-// never followed, and undici's own retry is not used: there is exactly one retry layer, here.
+// with the endpoint's zod schema (./answer.ts) and turns every failure into one PartsApiError.
+// Redirects are never followed, and undici's own retry is not used: there is exactly one retry
+// layer, here.
 import { Pool } from "undici";
 import type { z } from "zod";
 import {
@@ -13,24 +14,13 @@ import {
   endpoints,
   expandPath,
 } from "../api/endpoints";
-import { type Logger, redact, SecretSet } from "../log";
+import { type Logger, SecretSet } from "../log";
+import { parseAnswer, responseFacts } from "./answer";
+import { AttemptFailure, cancelledError, deadlineError, errorFromFailure } from "./attempt-errors";
+import { type BatchEndpointName, type BatchRecord, batchGet } from "./batch";
 import { createDeadline, type Deadline } from "./deadline";
-import {
-  AttemptFailure,
-  asErrorBody,
-  cancelledError,
-  contractError,
-  contractIssues,
-  deadlineError,
-  describeBody,
-  errorFromErrorShape,
-  errorFromFailure,
-  errorFromResponse,
-  isJsonContentType,
-  type PartsApiError,
-  type RequestContext,
-  unaskedEncoding,
-} from "./errors";
+import type { PartsApiError, RequestContext } from "./errors";
+import { errorFromResponse } from "./response-errors";
 import {
   type BackoffOptions,
   backoffDelay,
@@ -39,7 +29,7 @@ import {
   parseRetryAfter,
   sleep,
 } from "./retry";
-import { type RawResponse, sendAttempt } from "./transport";
+import { sendAttempt } from "./transport";
 
 export interface ClientOptions {
   /** scheme://host[:port][/prefix], as from loadApiConfig. */
@@ -86,11 +76,6 @@ export interface CallInput<N extends EndpointName> {
 
 export type CallResult<N extends EndpointName> = z.infer<Endpoints[N]["response"]>;
 
-export type BatchEndpointName = "batchGetStandards" | "batchGetCriticalities" | "batchGetCategories";
-export type BatchRecord<N extends BatchEndpointName> = CallResult<N>["items"][number];
-
-/** Chunks of one batch get that run at once. */
-const BATCH_CONCURRENCY = 4;
 const USER_AGENT = "parts-mcp";
 /** undici's codes for a request made on a closed client: retrying cannot help. */
 const CLIENT_CLOSED: ReadonlySet<string> = new Set(["UND_ERR_CLOSED", "UND_ERR_DESTROYED"]);
@@ -155,53 +140,15 @@ export class PartsApiClient {
   }
 
   /**
-   * A batch get for any number of keys: de-duplicated, sent in chunks of batchSize (a few at
-   * once, all under one deadline), results in the order of each key's first occurrence; keys the
-   * API did not return are reported in `missing`, never as an error.
+   * A batch get for any number of keys (./batch.ts): results in the order of each key's first
+   * occurrence; keys the API did not return are reported in `missing`, never as an error.
    */
-  async batchGet<N extends BatchEndpointName>(
+  batchGet<N extends BatchEndpointName>(
     name: N,
     keys: readonly string[],
     options?: CallOptions,
   ): Promise<{ items: BatchRecord<N>[]; missing: string[] }> {
-    const byCode = name === "batchGetStandards";
-    const unique = [...new Set(keys)];
-    if (unique.length === 0) return { items: [], missing: [] };
-    const shared: CallOptions = { ...options, deadline: options?.deadline ?? createDeadline(this.timeoutMs) };
-
-    const chunks: string[][] = [];
-    for (let i = 0; i < unique.length; i += this.batchSize) chunks.push(unique.slice(i, i + this.batchSize));
-
-    const found = new Map<string, BatchRecord<N>>();
-    let next = 0;
-    let failed = false;
-    const worker = async () => {
-      while (!failed && next < chunks.length) {
-        const chunk = chunks[next++] as string[];
-        const body = byCode ? { codes: chunk } : { ids: chunk };
-        let result: { items: BatchRecord<N>[] };
-        try {
-          result = (await this.call(name as BatchEndpointName, { body } as never, shared)) as typeof result;
-        } catch (error) {
-          failed = true; // the other workers start no further chunk
-          throw error;
-        }
-        for (const item of result.items) {
-          const key = byCode ? (item as { code: string }).code : (item as { id: string }).id;
-          if (!found.has(key)) found.set(key, item);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, chunks.length) }, worker));
-
-    const items: BatchRecord<N>[] = [];
-    const missing: string[] = [];
-    for (const key of unique) {
-      const item = found.get(key);
-      if (item === undefined) missing.push(key);
-      else items.push(item);
-    }
-    return { items, missing };
+    return batchGet(this, name, keys, options, { batchSize: this.batchSize, timeoutMs: this.timeoutMs });
   }
 
   /**
@@ -308,7 +255,7 @@ export class PartsApiClient {
         logAttempt({ status: response.status });
         const { status } = response;
         if (status >= 200 && status < 300) {
-          const data = this.parse(name, req, response, attempt);
+          const data = parseAnswer(name, ctx, req.redactResult, response, attempt);
           // The API accepted this caller's own token: from now on no log line may show it.
           if (options?.token !== undefined && options.token !== this.token)
             this.logger.addSecret(options.token);
@@ -352,60 +299,6 @@ export class PartsApiClient {
       }
     }
   }
-
-  private parse(name: EndpointName, req: Prepared, response: RawResponse, attempt: number): unknown {
-    const { ctx } = req;
-    const { status } = response;
-    const facts = responseFacts(response);
-    const notJson = (detail = describeBody(facts, "record")) =>
-      contractError(ctx, `HTTP ${status} ${detail}`, attempt, status);
-    const { contentType } = facts;
-    if (facts.body.length === 0 || unaskedEncoding(facts) !== undefined) throw notJson();
-    if (contentType !== undefined && !isJsonContentType(contentType)) throw notJson();
-    let data: unknown;
-    try {
-      data = JSON.parse(facts.body.toString("utf8"));
-    } catch {
-      throw notJson();
-    }
-    const result = endpoints[name].response.safeParse(data);
-    if (result.success) {
-      // An answer that quotes the token (or a secret of the request) has it redacted, in any form.
-      const redacted = req.redactResult || ctx.secrets.foundIn(facts.body);
-      return redacted ? redactStrings(result.data, ctx.secrets) : result.data;
-    }
-    const errorBody = asErrorBody(data);
-    if (errorBody) throw errorFromErrorShape(ctx, status, errorBody, attempt);
-    throw contractError(
-      ctx,
-      `HTTP ${status} with a body that does not match the API's contract`,
-      attempt,
-      status,
-      contractIssues(result.error, ctx.secrets),
-    );
-  }
-}
-
-function responseFacts(response: RawResponse) {
-  return {
-    status: response.status,
-    contentType: header(response, "content-type"),
-    contentEncoding: header(response, "content-encoding"),
-    location: header(response, "location"),
-    body: response.body,
-  };
-}
-
-/** Every string of a parsed result, redacted: for calls that sent a secret the API might echo. */
-function redactStrings<T>(value: T, secrets: SecretSet): T {
-  if (typeof value === "string") return redact(value, secrets) as T;
-  if (Array.isArray(value)) return value.map((item) => redactStrings(item, secrets)) as T;
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, redactStrings(item, secrets)]),
-    ) as T;
-  }
-  return value;
 }
 
 function headersFor(token: string, withBody: boolean): Record<string, string> {
@@ -418,11 +311,6 @@ function headersFor(token: string, withBody: boolean): Record<string, string> {
   };
   if (withBody) headers["content-type"] = "application/json";
   return headers;
-}
-
-function header(response: RawResponse, name: string): string | undefined {
-  const value = response.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function queryString(query: Record<string, unknown>): string {

@@ -12,12 +12,11 @@
 // consumer, all visible), so a page is one slice whatever its number.
 import { LRUCache } from "lru-cache";
 import type { CreatePartBody, CustomFieldSelection, Part, Rfq } from "../api/schemas";
+import { type CreateExtras, checkReferences, createdPart, extrasOf } from "./create-part";
 import { LargeCatalogue } from "./data/large";
-import { dropdownsOf } from "./data/parts";
 import {
   CATEGORIES,
   CRITICALITIES,
-  type Dropdown,
   FACTORIES,
   MATERIALS,
   ORGS,
@@ -30,25 +29,6 @@ import { ApiError, quote } from "./errors";
 import { Rng } from "./prng";
 
 export type PartView = "IP_OWNER" | "CONSUMER";
-
-/** Create-body fields that the Part record does not carry: kept with the part, as an API would. */
-export type CreateExtras = Omit<
-  CreatePartBody,
-  | "title"
-  | "externalRef"
-  | "description"
-  | "requireSubscription"
-  | "materialId"
-  | "processId"
-  | "standardIds"
-  | "criticalityIds"
-  | "categoryIds"
-  | "unspscCategoryIds"
-  | "keywords"
-  | "internal"
-  | "boundingBox"
-  | "customFields"
->;
 
 export interface ImportedFile {
   fileId: string;
@@ -255,34 +235,11 @@ export class Store {
   }
 
   /**
-   * Creates a part owned by `orgId`. Every reference must exist (400 naming the field and the
-   * value), custom fields must use the organisation's own dropdowns and their options. A new part
-   * is a draft: unpublished, so only its organisation sees it until published (which no
-   * operation of the API does).
+   * Creates a part owned by `orgId` (./create-part.ts): references checked first (a 400 names the
+   * field and the value), then the part is given its id, serial and time, and filed.
    */
   createPart(orgId: string, body: CreatePartBody): Part {
-    const { json } = this;
-    const known = (field: string, value: string, map: ReadonlyMap<string, unknown>, what: string) => {
-      if (!map.has(value)) throw new ApiError(400, `${field}: unknown ${what} ${quote(value)}`);
-    };
-    if (body.processId !== undefined) known("processId", body.processId, json.processes, "process");
-    if (body.materialId !== undefined) known("materialId", body.materialId, json.materials, "material");
-    const refs = (
-      field: "standardIds" | "criticalityIds" | "categoryIds",
-      map: ReadonlyMap<string, unknown>,
-      what: string,
-    ) => {
-      const values = body[field];
-      if (values === undefined) return undefined;
-      values.forEach((v, i) => {
-        known(`${field}[${i}]`, v, map, what);
-      });
-      return [...new Set(values)];
-    };
-    const standardIds = refs("standardIds", json.standards, "standard");
-    const criticalityIds = refs("criticalityIds", json.criticalities, "criticality");
-    const categoryIds = refs("categoryIds", json.categories, "category");
-    const customFields = this.resolveCustomFields(orgId, body.customFields ?? []);
+    const checked = checkReferences(orgId, body, this.json);
 
     const org = ORGS[this.orgIndex.get(orgId) as number] as Org;
     const nowMs = Math.max(Date.now(), this.lastCreatedMs + 1);
@@ -293,94 +250,16 @@ export class Store {
     while (this.byId.has(id));
     this.createdSerial += 1;
 
-    const part: Record<string, unknown> = {
+    const part = createdPart(orgId, body, checked, {
       id,
-      title: body.title,
       serialId: `${org.serialPrefix}-NEW-${String(this.createdSerial).padStart(5, "0")}`,
-      ipOwnerId: orgId,
-      internal: body.internal ?? false,
-    };
-    if (body.externalRef !== undefined) part.externalRef = body.externalRef;
-    if (body.description !== undefined) part.description = body.description;
-    part.published = false;
-    part.requireSubscription = body.requireSubscription ?? false;
-    part.keywords = body.keywords ?? [];
-    part.createdTime = now;
-    part.modifiedTime = now;
-    if (body.processId !== undefined) part.processId = body.processId;
-    if (body.materialId !== undefined) part.materialId = body.materialId;
-    if (standardIds !== undefined) part.standardIds = standardIds;
-    if (criticalityIds !== undefined) part.criticalityIds = criticalityIds;
-    if (categoryIds !== undefined) part.categoryIds = categoryIds;
-    if (body.unspscCategoryIds !== undefined) part.unspscCategoryIds = body.unspscCategoryIds;
-    if (body.boundingBox !== undefined) part.boundingBox = body.boundingBox;
-    part.customFields = customFields;
-
-    const {
-      title: _t,
-      externalRef: _e,
-      description: _d,
-      requireSubscription: _r,
-      materialId: _m,
-      processId: _p,
-      standardIds: _s,
-      criticalityIds: _c,
-      categoryIds: _g,
-      unspscCategoryIds: _u,
-      keywords: _k,
-      internal: _i,
-      boundingBox: _b,
-      customFields: _f,
-      ...extras
-    } = body;
-    const entry: Entry = { part: part as Part };
-    if (Object.keys(extras).length > 0) entry.extras = extras;
+      now,
+    });
+    const entry: Entry = { part };
+    const extras = extrasOf(body);
+    if (extras !== undefined) entry.extras = extras;
     this.append(entry);
     return entry.part;
-  }
-
-  private resolveCustomFields(
-    orgId: string,
-    selections: NonNullable<CreatePartBody["customFields"]>,
-  ): CustomFieldSelection[] {
-    const own = new Map<string, Dropdown>(dropdownsOf(orgId).map((d) => [d.id, d]));
-    const seen = new Set<string>();
-    return selections.map((selection, i) => {
-      const field = `customFields[${i}]`;
-      const dropdown = own.get(selection.dropdownId);
-      if (dropdown === undefined) {
-        throw new ApiError(
-          400,
-          `${field}.dropdownId: unknown dropdown ${quote(selection.dropdownId)} for organisation ${orgId}`,
-        );
-      }
-      if (seen.has(dropdown.id))
-        throw new ApiError(400, `${field}.dropdownId: duplicate dropdown ${quote(dropdown.id)}`);
-      seen.add(dropdown.id);
-      const optionIds = [...new Set(selection.selectedOptionIds)];
-      if (!dropdown.multiselect && optionIds.length > 1) {
-        throw new ApiError(
-          400,
-          `${field}.selectedOptionIds: dropdown ${quote(dropdown.id)} allows one option`,
-        );
-      }
-      const options = optionIds.map((optionId, k) => {
-        const option = dropdown.options.find((o) => o.id === optionId);
-        if (option === undefined) {
-          throw new ApiError(
-            400,
-            `${field}.selectedOptionIds[${k}]: unknown option ${quote(optionId)} of dropdown ${quote(dropdown.id)}`,
-          );
-        }
-        return option;
-      });
-      return {
-        dropdownId: dropdown.id,
-        dropdownLabel: dropdown.label,
-        multiselect: dropdown.multiselect,
-        selectedOptions: options,
-      };
-    });
   }
 
   // ---- files ---------------------------------------------------------------------------------

@@ -1,17 +1,17 @@
 // What one token has read of one view of list_parts, kept compact so that 100,000 parts fit in
 // a few tens of MiB: pages of columns (strings only where the summary needs them, codes as small
-// numbers) and an inverted index of the words of each part's text, so that a repeat search over
-// the whole catalogue takes about a millisecond and no request.
+// numbers) and an inverted index of the words of each part's text (./word-index.ts), so that a
+// repeat search over the whole catalogue takes about a millisecond and no request.
 //
 // A part's place is its position in the listing: (page - 1) × PAGE_SIZE + its offset in the page,
 // which is what a cursor carries, so any process can find the same place again.
 //
-// `bytes` estimates the memory held (V8 on 64-bit: 16-byte string headers, 8-byte slots; typed
-// arrays about 200 bytes each besides their contents). test/search/measure.ts compares it with
+// `bytes` estimates the memory held (./heap-sizes.ts); test/search/measure.ts compares it with
 // the heap.
 import { PAGE_SIZE_MAX } from "../api/endpoints";
 import type { Part } from "../api/schemas";
-import { words } from "./text";
+import { ARRAY_HEADER, MAP_ENTRY, OBJECT, SLOT, stringBytes, TYPED_ARRAY } from "./heap-sizes";
+import { WordIndex } from "./word-index";
 
 /** Parts per page read: the API's largest page, for the fewest round trips. */
 export const PAGE_SIZE = PAGE_SIZE_MAX;
@@ -35,21 +35,6 @@ export interface CompiledQuery {
   filters: Partial<Record<FilterKind, string>>;
   /** Each reading is a list of words that must all start a word of the part's text; empty: no text. */
   readings: string[][];
-}
-
-// Estimated sizes (bytes) of V8 objects on 64-bit without pointer compression.
-const SLOT = 8;
-const STRING_HEADER = 16;
-const MAP_ENTRY = 40;
-const ARRAY_HEADER = 48;
-const TYPED_ARRAY = 200;
-const OBJECT = 64;
-
-/** Bytes of a JS string: one byte a character when all are Latin-1, else two. */
-function stringBytes(value: string): number {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the Latin-1 range starts at U+0000
-  const width = /[^\u0000-\u00ff]/.test(value) ? 2 : 1;
-  return STRING_HEADER + Math.ceil((value.length * width) / 8) * 8;
 }
 
 /** Distinct values of one field, numbered from 1 (0 stands for "absent"). */
@@ -95,12 +80,6 @@ interface StoredPage {
   listed: Uint32Array;
 }
 
-/** Unsorted new words a search looks through before they are merged into the sorted ones. */
-const MIN_MERGE = 4_096;
-
-/** Positions of a word: one, or several (a plain array is the smallest for short lists). */
-type Posting = number | number[];
-
 export class PartIndex {
   readonly #pages = new Map<number, StoredPage>();
   readonly #codes = {
@@ -111,11 +90,8 @@ export class PartIndex {
     criticality: new Codes(),
     category: new Codes(),
   };
-  readonly #postings = new Map<string, Posting>();
-  #sortedWords: string[] = [];
-  #newWords: string[] = [];
+  readonly #words = new WordIndex();
   #pageBytes = 0;
-  #wordBytes = 0;
   /** The last page of the listing, once a page said hasMore false. */
   #lastPage: number | undefined;
   #total: number | undefined;
@@ -134,7 +110,7 @@ export class PartIndex {
   get bytes(): number {
     let codes = 0;
     for (const kind of Object.values(this.#codes)) codes += kind.bytes;
-    return OBJECT * 4 + this.#pageBytes + this.#wordBytes + codes;
+    return OBJECT * 4 + this.#pageBytes + this.#words.bytes + codes;
   }
 
   hasPage(page: number): boolean {
@@ -234,7 +210,7 @@ export class PartIndex {
         const kind = this.#codes[LIST_KINDS[k] as (typeof LIST_KINDS)[number]];
         for (const code of codes ?? []) stored.listed[listed++] = kind.intern(code);
       });
-      this.#indexWords((page - 1) * PAGE_SIZE + j, part);
+      this.#words.add((page - 1) * PAGE_SIZE + j, part);
     });
     stored.listStart[n * LISTS] = listed;
     this.#pages.set(page, stored);
@@ -256,7 +232,7 @@ export class PartIndex {
     if (to <= from || max <= 0) return { positions, scannedTo: Math.max(from, to) };
     const filter = this.#compileFilters(query.filters);
     if (filter === undefined) return { positions, scannedTo: to };
-    const textMask = query.readings.length > 0 ? this.#textMask(query.readings, from, to) : undefined;
+    const textMask = query.readings.length > 0 ? this.#words.mask(query.readings, from, to) : undefined;
     for (let page = Math.floor(from / PAGE_SIZE) + 1; (page - 1) * PAGE_SIZE < to; page++) {
       const stored = this.#pages.get(page);
       if (stored === undefined) throw new Error(`page ${page} has not been read`);
@@ -324,99 +300,5 @@ export class PartIndex {
       }
     }
     return (page, j) => tests.every((test) => test(page, j));
-  }
-
-  /** 1 for each position of [from, to) whose text matches one of the readings. */
-  #textMask(readings: string[][], from: number, to: number): Uint8Array {
-    const mask = new Uint8Array(to - from);
-    for (const reading of readings) {
-      // How many of the reading's words, in order, the part at each position has matched so far.
-      const matched = new Uint16Array(to - from);
-      reading.forEach((word, w) => {
-        for (const posting of this.#postingsStartingWith(word)) {
-          if (typeof posting === "number") {
-            if (posting >= from && posting < to && matched[posting - from] === w)
-              matched[posting - from] = w + 1;
-            continue;
-          }
-          for (const position of posting) {
-            if (position >= from && position < to && matched[position - from] === w)
-              matched[position - from] = w + 1;
-          }
-        }
-      });
-      for (let i = 0; i < mask.length; i++) if (matched[i] === reading.length) mask[i] = 1;
-    }
-    return mask;
-  }
-
-  *#postingsStartingWith(prefix: string): Generator<Posting> {
-    const sorted = this.#sorted();
-    let low = 0;
-    let high = sorted.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((sorted[middle] as string) < prefix) low = middle + 1;
-      else high = middle;
-    }
-    for (let i = low; i < sorted.length && (sorted[i] as string).startsWith(prefix); i++) {
-      yield this.#postings.get(sorted[i] as string) as Posting;
-    }
-    for (const word of this.#newWords) if (word.startsWith(prefix)) yield this.#postings.get(word) as Posting;
-  }
-
-  /**
-   * The sorted words. Words added since are merged in only once they are many (each merge costs
-   * a pass over all words); until then a search also looks through the unsorted recent ones.
-   */
-  #sorted(): string[] {
-    if (this.#newWords.length < Math.max(MIN_MERGE, this.#sortedWords.length / 4)) return this.#sortedWords;
-    const added = this.#newWords.sort();
-    const old = this.#sortedWords;
-    const merged = new Array<string>(old.length + added.length);
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < old.length && j < added.length)
-      merged[k++] = (old[i] as string) < (added[j] as string) ? (old[i++] as string) : (added[j++] as string);
-    while (i < old.length) merged[k++] = old[i++] as string;
-    while (j < added.length) merged[k++] = added[j++] as string;
-    this.#sortedWords = merged;
-    this.#newWords = [];
-    return merged;
-  }
-
-  #indexWords(position: number, part: Part): void {
-    const text = [
-      part.title,
-      part.description,
-      part.serialId,
-      part.externalRef,
-      part.versionName,
-      ...part.keywords,
-    ];
-    const seen = new Set<string>();
-    for (const field of text) {
-      if (field === undefined) continue;
-      for (const word of words(field)) {
-        if (seen.has(word)) continue;
-        seen.add(word);
-        const posting = this.#postings.get(word);
-        if (posting === undefined) {
-          this.#postings.set(word, position);
-          this.#newWords.push(word);
-          this.#wordBytes += stringBytes(word) + MAP_ENTRY + SLOT;
-        } else if (typeof posting === "number") {
-          this.#postings.set(word, [posting, position]);
-          this.#wordBytes += ARRAY_HEADER + 2 * SLOT;
-        } else {
-          // A growing array keeps spare room: count its capacity (V8 grows by about 1.5).
-          if (posting.length >= 2 && (posting.length & (posting.length - 1)) === 0) {
-            this.#wordBytes += posting.length * SLOT;
-          }
-          posting.push(position);
-        }
-      }
-    }
   }
 }

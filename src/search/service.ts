@@ -1,15 +1,9 @@
 // Search on the model's behalf: the API has no search and no lists of processes, materials,
-// criticalities or categories, so this reads list_parts itself (several pages at once, a bounded
-// number per call, within the call's deadline) and keeps what it read in a per-token index.
+// criticalities or categories, so this reads list_parts itself (./page-reader.ts: several pages
+// at once, a bounded number per call, within the call's deadline) and keeps what it read in a
+// per-token index (./part-indexes.ts).
 //
-// - Indexes are keyed by a digest of the token and the view, never the token, and never shared
-//   between tokens. They live for the reference cache's TTL, and all of them together within one
-//   byte budget: the least recently used goes first. Losing one costs requests, never a wrong
-//   answer: a search holds on to the index it works with, and a cursor carries its position.
-// - A result is in listing order, so a cursor is one position: any process continues from it.
-
-import { createHash } from "node:crypto";
-import { LRUCache } from "lru-cache";
+// A result is in listing order, so a cursor is one position: any process continues from it.
 import type { Category, Criticality, Material, PART_VIEWS, Process, Standard } from "../api/schemas";
 import { type CallOptions, type PartsApiClient, PartsApiError } from "../client";
 import type { ReferenceData, ReferenceKind } from "../reference";
@@ -17,14 +11,15 @@ import { SeenRecords } from "../seen";
 import { decodeCursor, encodeCursor, searchDigest } from "./cursor";
 import { SearchRefusal } from "./errors";
 import { type Candidate, didYouMean, rankRecords, type Searchable } from "./match";
+import { type Progress, readPages } from "./page-reader";
 import {
   type CompiledQuery,
   FILTER_KINDS,
   type FilterKind,
-  PAGE_SIZE,
-  PartIndex,
+  type PartIndex,
   type PartSummary,
 } from "./part-index";
+import { type Held, PartIndexes, VIEW_KEYS, type ViewKey } from "./part-indexes";
 import { readings, words } from "./text";
 
 type PartView = (typeof PART_VIEWS)[number];
@@ -44,6 +39,12 @@ export interface PartSearchOptions {
 
 const MiB = 1024 * 1024;
 /**
+ * Pages a did-you-mean may read when nothing has been read for the token yet: a failed lookup
+ * should not cost a whole scan, and the first 1,000 parts name most codes in use.
+ */
+const SUGGESTION_PAGES = 20;
+
+/**
  * Defaults, measured on the embedded API (test/search/measure.ts). An index holds about 46 MiB
  * per 100,000 parts, so 128 MiB keeps one token's 100,000-part catalogue in all three views
  * (about 160,000 parts) with room for other tokens. 500 pages (25,000 parts) a call read the
@@ -51,16 +52,7 @@ const MiB = 1024 * 1024;
  * deadline, and the sample data (4 pages) in one. 8 pages at once: locally 4 were as fast (about
  * 450 pages/s, the CPU is the limit), but against a remote API each page waits on the network.
  */
-/**
- * Pages a did-you-mean may read when nothing has been read for the token yet: a failed lookup
- * should not cost a whole scan, and the first 1,000 parts name most codes in use.
- */
-const SUGGESTION_PAGES = 20;
-
 export const SEARCH_DEFAULTS = { maxBytes: 128 * MiB, pagesPerCall: 500, concurrency: 8 } as const;
-
-/** Reports progress: parts scanned, and the listing's size once known. */
-export type Progress = (done: number, total?: number, message?: string) => void;
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 50;
@@ -120,20 +112,10 @@ const FILTER_ARGUMENT: Record<FilterKind, keyof PartSearchArgs> = {
   category: "categoryId",
 };
 
-type ViewKey = PartView | "ALL";
-const VIEW_KEYS: readonly ViewKey[] = ["ALL", "IP_OWNER", "CONSUMER"];
-
-/** The cache holds a new wrapper each time an index grows, so that the cache measures it again. */
-interface Held {
-  index: PartIndex;
-  startedAt: number;
-}
-
 /** Process and material records have no batch endpoint: this many lookups at once. */
 const LOOKUP_CONCURRENCY = 8;
 /** Part ids a did-you-mean compares an unknown id with, at most. */
 const MAX_PART_CANDIDATES = 20_000;
-const PAGE_LATENCY_GUESS_MS = 200;
 
 export class PartSearch {
   readonly #api: PartsApiClient;
@@ -141,8 +123,7 @@ export class PartSearch {
   readonly #seen: SeenRecords;
   readonly #defaultToken: string;
   readonly #options: Omit<PartSearchOptions, "seen">;
-  readonly #indexes: LRUCache<string, Held> | undefined;
-  readonly #tokenHashes = new Map<string, string>();
+  readonly #indexes: PartIndexes;
 
   constructor(
     api: PartsApiClient,
@@ -161,25 +142,17 @@ export class PartSearch {
       pagesPerCall: Math.max(1, Math.floor(settings.pagesPerCall)),
       concurrency: Math.max(1, Math.floor(settings.concurrency)),
     };
-    this.#indexes =
-      this.#options.ttlMs > 0
-        ? new LRUCache<string, Held>({
-            maxSize: this.#options.maxBytes,
-            sizeCalculation: (held) => Math.max(1, held.index.bytes),
-            ttl: this.#options.ttlMs,
-          })
-        : undefined;
+    this.#indexes = new PartIndexes(this.#options.ttlMs, this.#options.maxBytes);
   }
 
   /** Bytes held by the indexes of all tokens. */
   get bytes(): number {
-    return this.#indexes?.calculatedSize ?? 0;
+    return this.#indexes.bytes;
   }
 
   /** Drops what this token's indexes hold (after it created a part, say). */
   forget(call: CallOptions): void {
-    const tokenHash = this.#tokenHash(call);
-    for (const view of VIEW_KEYS) this.#indexes?.delete(`${tokenHash}/${view}`);
+    this.#indexes.forget(this.#tokenHash(call));
   }
 
   async searchParts(args: PartSearchArgs, call: CallOptions, progress?: Progress): Promise<PartSearchResult> {
@@ -192,7 +165,7 @@ export class PartSearch {
     const view: ViewKey = args.view ?? "ALL";
     const digest = searchDigest(tokenHash, { view, filters: query.filters, readings: query.readings });
     const start = args.cursor === undefined ? 0 : decodeCursor(args.cursor, digest);
-    const held = this.#held(tokenHash, view);
+    const held = this.#indexes.held(tokenHash, view);
     const { index } = held;
     await this.#refuseUnknownCodes(query.filters, index, call);
 
@@ -262,7 +235,7 @@ export class PartSearch {
       const titles = new Map<string, string | undefined>();
       for (const id of this.#seen.known("part", call)) titles.set(id, undefined);
       for (const view of VIEW_KEYS) {
-        const held = this.#indexes?.peek(`${tokenHash}/${view}`);
+        const held = this.#indexes.peek(tokenHash, view);
         for (const part of held?.index.parts() ?? []) {
           if (titles.size >= MAX_PART_CANDIDATES) break;
           titles.set(part.id, part.title);
@@ -292,13 +265,13 @@ export class PartSearch {
       };
     }
     const tokenHash = this.#tokenHash(call);
-    const all = this.#held(tokenHash, "ALL");
+    const all = this.#indexes.held(tokenHash, "ALL");
     if (all.index.pageCount === 0 && all.index.total === undefined) {
       await this.#read(all, tokenHash, "ALL", 0, call, progress, () => false, pages);
     }
     const codes = new Set(this.#seen.known(kind, call));
     for (const view of VIEW_KEYS) {
-      const held = view === "ALL" ? all : this.#indexes?.peek(`${tokenHash}/${view}`);
+      const held = view === "ALL" ? all : this.#indexes.peek(tokenHash, view);
       for (const code of held?.index.codesOf(kind as FilterKind) ?? []) codes.add(code);
     }
     const total = all.index.total;
@@ -366,13 +339,7 @@ export class PartSearch {
     }
   }
 
-  /**
-   * Reads the pages missing from the run that starts at `from`: several at once, at most
-   * pagesPerCall, none started when the call's deadline is too near, until `enough` says so.
-   * `enough` sees the end of the run read so far each time it grows. A failure after some
-   * progress that waiting could cure (time, rate limit, server error) ends the reading quietly:
-   * the result says how far it got.
-   */
+  /** Reads pages into a held index (./page-reader.ts), putting it back in the cache as it grows. */
   async #read(
     held: Held,
     tokenHash: string,
@@ -383,85 +350,20 @@ export class PartSearch {
     enough: (coveredTo: number) => boolean,
     pagesPerCall = this.#options.pagesPerCall,
   ): Promise<void> {
-    const { index } = held;
-    const { concurrency } = this.#options;
-    const inFlight = new Set<Promise<void>>();
-    let nextPage = Math.floor(from / PAGE_SIZE) + 1;
-    let requested = 0;
-    let covered = index.coveredFrom(from);
-    let stop = false;
-    let failure: unknown;
-    let latencyMs = PAGE_LATENCY_GUESS_MS;
-    const timeLeft = () =>
-      call.deadline === undefined ? Number.POSITIVE_INFINITY : call.deadline.remaining();
-
-    const launch = () => {
-      while (!stop && failure === undefined && inFlight.size < concurrency && requested < pagesPerCall) {
-        while (index.hasPage(nextPage)) nextPage += 1;
-        if (index.isPastEnd(nextPage) || timeLeft() < 2 * latencyMs + 100) return;
-        const page = nextPage++;
-        requested += 1;
-        const startedAt = performance.now();
-        const query = { page, pageSize: PAGE_SIZE, ...(view !== "ALL" && { view }) };
-        const request: Promise<void> = this.#api
-          .call("listParts", { query }, call)
-          .then(({ items, hasMore }) => {
-            latencyMs = 0.8 * latencyMs + 0.2 * (performance.now() - startedAt);
-            index.addPage(page, items, hasMore);
-          })
-          .catch((error: unknown) => {
-            failure ??= error;
-          })
-          .finally(() => inFlight.delete(request));
-        inFlight.add(request);
-      }
-    };
-
-    launch();
-    while (inFlight.size > 0) {
-      await Promise.race(inFlight);
-      const grown = index.coveredFrom(covered);
-      if (grown > covered) {
-        covered = grown;
-        this.#keep(tokenHash, view, held);
-        progress?.(covered, index.total, `${covered} parts scanned`);
-        if (enough(covered)) stop = true;
-      }
-      launch();
-    }
-    if (failure !== undefined && (covered === from || !isTransient(failure))) throw failure;
-  }
-
-  /** The index of a token's view, from the cache or new. */
-  #held(tokenHash: string, view: ViewKey): Held {
-    const key = `${tokenHash}/${view}`;
-    const cached = this.#indexes?.get(key);
-    if (cached) return cached;
-    const held = { index: new PartIndex(), startedAt: Date.now() };
-    this.#indexes?.set(key, held);
-    return held;
-  }
-
-  /** Puts a grown index back, so the cache measures it again (and evicts others if need be). */
-  #keep(tokenHash: string, view: ViewKey, held: Held): void {
-    const cache = this.#indexes;
-    if (!cache) return;
-    const key = `${tokenHash}/${view}`;
-    const current = cache.peek(key);
-    if (current !== undefined && current.index !== held.index) return;
-    const ttl = this.#options.ttlMs - (Date.now() - held.startedAt);
-    if (ttl > 0) cache.set(key, { ...held }, { ttl });
+    await readPages(this.#api, call, {
+      index: held.index,
+      view,
+      from,
+      pagesPerCall,
+      concurrency: this.#options.concurrency,
+      onGrowth: () => this.#indexes.keep(tokenHash, view, held),
+      progress,
+      enough,
+    });
   }
 
   #tokenHash(call: CallOptions): string {
-    const token = call.token ?? this.#defaultToken;
-    let hash = this.#tokenHashes.get(token);
-    if (hash === undefined) {
-      hash = createHash("sha256").update(token).digest("base64url");
-      if (this.#tokenHashes.size > 10_000) this.#tokenHashes.clear();
-      this.#tokenHashes.set(token, hash);
-    }
-    return hash;
+    return this.#indexes.tokenHash(call.token ?? this.#defaultToken);
   }
 }
 
@@ -475,11 +377,4 @@ function compile(args: PartSearchArgs): CompiledQuery {
   const text = args.text?.trim() ?? "";
   const wordLists = text === "" ? [] : readings(text).map((reading) => [...new Set(words(reading))]);
   return { filters, readings: wordLists.filter((list) => list.length > 0) };
-}
-
-/** A failure that waiting may cure, after which a partial answer is better than none. */
-function isTransient(error: unknown): boolean {
-  if (!(error instanceof PartsApiError)) return false;
-  if (error.kind === "timeout" || error.kind === "network") return true;
-  return error.kind === "http" && error.status !== undefined && (error.status === 429 || error.status >= 500);
 }

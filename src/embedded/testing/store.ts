@@ -10,8 +10,9 @@ import type {
   Rfq,
   Standard,
 } from "../../api/schemas";
+import type { CreateExtras } from "../create-part";
 import { DROPDOWNS, type Dropdown, ORGS, type Org } from "../data/reference";
-import { type CreateExtras, type ImportedFile, type PartView, Store } from "../store";
+import { type ImportedFile, type PartView, Store } from "../store";
 
 const EMPTY_PUBLIC_FIELDS: Part["customFields"] = [];
 

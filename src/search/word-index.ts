@@ -1,0 +1,120 @@
+// The inverted index of the words of each part's text, for a search's text: each word maps to
+// the positions of the parts whose text has it, and a search word matches every indexed word it
+// starts (a binary search over the sorted words). New words are kept unsorted until they are
+// many, so adding a page does not re-sort the whole vocabulary.
+import type { Part } from "../api/schemas";
+import { ARRAY_HEADER, MAP_ENTRY, SLOT, stringBytes } from "./heap-sizes";
+import { words } from "./text";
+
+/** Unsorted new words a search looks through before they are merged into the sorted ones. */
+const MIN_MERGE = 4_096;
+
+/** Positions of a word: one, or several (a plain array is the smallest for short lists). */
+type Posting = number | number[];
+
+export class WordIndex {
+  readonly #postings = new Map<string, Posting>();
+  #sortedWords: string[] = [];
+  #newWords: string[] = [];
+  #bytes = 0;
+
+  /** Estimated memory held (./heap-sizes.ts). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Indexes the words of a part's text (title, description, serial, reference, version, keywords). */
+  add(position: number, part: Part): void {
+    const text = [
+      part.title,
+      part.description,
+      part.serialId,
+      part.externalRef,
+      part.versionName,
+      ...part.keywords,
+    ];
+    const seen = new Set<string>();
+    for (const field of text) {
+      if (field === undefined) continue;
+      for (const word of words(field)) {
+        if (seen.has(word)) continue;
+        seen.add(word);
+        const posting = this.#postings.get(word);
+        if (posting === undefined) {
+          this.#postings.set(word, position);
+          this.#newWords.push(word);
+          this.#bytes += stringBytes(word) + MAP_ENTRY + SLOT;
+        } else if (typeof posting === "number") {
+          this.#postings.set(word, [posting, position]);
+          this.#bytes += ARRAY_HEADER + 2 * SLOT;
+        } else {
+          // A growing array keeps spare room: count its capacity (V8 grows by about 1.5).
+          if (posting.length >= 2 && (posting.length & (posting.length - 1)) === 0) {
+            this.#bytes += posting.length * SLOT;
+          }
+          posting.push(position);
+        }
+      }
+    }
+  }
+
+  /** 1 for each position of [from, to) whose text matches one of the readings. */
+  mask(readings: string[][], from: number, to: number): Uint8Array {
+    const mask = new Uint8Array(to - from);
+    for (const reading of readings) {
+      // How many of the reading's words, in order, the part at each position has matched so far.
+      const matched = new Uint16Array(to - from);
+      reading.forEach((word, w) => {
+        for (const posting of this.#postingsStartingWith(word)) {
+          if (typeof posting === "number") {
+            if (posting >= from && posting < to && matched[posting - from] === w)
+              matched[posting - from] = w + 1;
+            continue;
+          }
+          for (const position of posting) {
+            if (position >= from && position < to && matched[position - from] === w)
+              matched[position - from] = w + 1;
+          }
+        }
+      });
+      for (let i = 0; i < mask.length; i++) if (matched[i] === reading.length) mask[i] = 1;
+    }
+    return mask;
+  }
+
+  *#postingsStartingWith(prefix: string): Generator<Posting> {
+    const sorted = this.#sorted();
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((sorted[middle] as string) < prefix) low = middle + 1;
+      else high = middle;
+    }
+    for (let i = low; i < sorted.length && (sorted[i] as string).startsWith(prefix); i++) {
+      yield this.#postings.get(sorted[i] as string) as Posting;
+    }
+    for (const word of this.#newWords) if (word.startsWith(prefix)) yield this.#postings.get(word) as Posting;
+  }
+
+  /**
+   * The sorted words. Words added since are merged in only once they are many (each merge costs
+   * a pass over all words); until then a search also looks through the unsorted recent ones.
+   */
+  #sorted(): string[] {
+    if (this.#newWords.length < Math.max(MIN_MERGE, this.#sortedWords.length / 4)) return this.#sortedWords;
+    const added = this.#newWords.sort();
+    const old = this.#sortedWords;
+    const merged = new Array<string>(old.length + added.length);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < old.length && j < added.length)
+      merged[k++] = (old[i] as string) < (added[j] as string) ? (old[i++] as string) : (added[j++] as string);
+    while (i < old.length) merged[k++] = old[i++] as string;
+    while (j < added.length) merged[k++] = added[j++] as string;
+    this.#sortedWords = merged;
+    this.#newWords = [];
+    return merged;
+  }
+}
