@@ -4,7 +4,7 @@
 // bearer tokens, Authorization values, URL query strings (a SAS URL's query is a credential),
 // signature parameters and user:password in URLs. Control, bidi and zero-width characters are
 // escaped, so that nothing an upstream wrote can recolour a terminal or reorder a line.
-// The same redaction and escaping serve the client's error facts (src/client/errors.ts).
+// The same redaction and escaping serve the client's error facts (src/client/upstream-text.ts).
 
 import { inspect } from "node:util";
 

@@ -1,6 +1,7 @@
 // Prompts for the three kinds of users: an agent drafting a part, a chat assistant asked about an
 // RFQ, an engineer looking for the standards that apply. Where data makes the prompt better, it is
 // fetched and embedded, so the prompt works even in clients that do not chain tool calls.
+
 import {
   completable,
   type GetPromptResult,
@@ -10,6 +11,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { MATERIAL_TYPES, MaterialType } from "./api/schemas";
+import { escapeInvisible } from "./log";
 import { complete, resourceUri } from "./resources";
 import type { RequestScope } from "./server";
 
@@ -173,7 +175,7 @@ function resource(uri: string, data: unknown): Message {
     role: "user",
     content: {
       type: "resource",
-      resource: { uri, mimeType: "application/json", text: JSON.stringify(data) },
+      resource: { uri, mimeType: "application/json", text: escapeInvisible(JSON.stringify(data)) },
     },
   };
 }

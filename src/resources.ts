@@ -2,6 +2,7 @@
 // template reads through the tool that returns the same record (its handler, input rules and
 // not-found hint), so a resource exists only when its tool is selected and says nothing the tool
 // does not. Each template completes its argument from what this token has been shown.
+
 import {
   type CacheHint,
   type McpServer,
@@ -12,6 +13,7 @@ import {
   ResourceTemplate,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import { escapeInvisible } from "./log";
 import { rankRecords } from "./search";
 import type { KnownKind } from "./seen";
 import type { RequestScope } from "./server";
@@ -233,5 +235,5 @@ function decodeVariable(value: string | string[] | undefined): string {
 }
 
 function json(uri: string, data: unknown): ReadResourceResult {
-  return { contents: [{ uri, mimeType: MIME, text: JSON.stringify(data) }] };
+  return { contents: [{ uri, mimeType: MIME, text: escapeInvisible(JSON.stringify(data)) }] };
 }

@@ -3,6 +3,7 @@
 // catalogue built once at start-up (catalogue.ts) and are served by one loop: arguments validated
 // before any request, every failure a tool result. The `parts://` resources and the prompts read
 // through the same client and cache. One instance serves one upstream token.
+
 import {
   type CacheHint,
   type CallToolResult,
@@ -18,6 +19,7 @@ import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } 
 import { invalidArgumentsMessage, type ServingMode, toolErrorMessage } from "./errors";
 import { collectWhenIdle } from "./idle-gc";
 import type { Logger } from "./log";
+import { escapeInvisible } from "./log";
 import { registerPrompts } from "./prompts";
 import type { ReferenceData } from "./reference";
 import { registerResources, resourceUri } from "./resources";
@@ -168,7 +170,9 @@ function registerTools(server: McpServer, scope: RequestScope) {
       const links = entry.tool.links?.(data) ?? [];
       return {
         content: [
-          { type: "text", text: JSON.stringify(data) },
+          // Bidi and other invisible controls from upstream text are written as \u escapes: the
+          // same JSON, nothing that reorders or hides what a person reads.
+          { type: "text", text: escapeInvisible(JSON.stringify(data)) },
           ...links.map(({ kind, id, title }) => ({
             type: "resource_link" as const,
             uri: resourceUri(kind, id),

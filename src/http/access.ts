@@ -93,7 +93,8 @@ export type Access =
 
 const digest = (value: string) => createHash("sha256").update(value).digest();
 const REALM = 'Bearer realm="parts-mcp"';
-const TOKEN_FORMAT = /^[\x21-\x7e]{1,4096}$/;
+const MAX_TOKEN_LENGTH = 4_096;
+const TOKEN_FORMAT = /^[\x21-\x7e]+$/;
 
 export class AccessControl {
   readonly #config: AccessConfig;
@@ -129,6 +130,12 @@ export class AccessControl {
     }
     if (typeof token !== "string" || token === "") {
       return unauthorized("Send your Parts API personal access token in the X-Parts-Api-Token header.");
+    }
+    if (token.length > MAX_TOKEN_LENGTH) {
+      return unauthorized(
+        `X-Parts-Api-Token is ${token.length} characters long; a personal access token has at most ${MAX_TOKEN_LENGTH}. Send the token alone.`,
+        "invalid_token",
+      );
     }
     if (!TOKEN_FORMAT.test(token) || /^bearer$/i.test(token)) {
       return unauthorized(

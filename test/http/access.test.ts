@@ -112,6 +112,15 @@ describe("per-user tokens (PARTS_MCP_AUTH=per-user)", () => {
     expect(api.stats.requests()).toBe(before);
   });
 
+  it("says a token is too long, not that it has spaces, when it is over 4,096 characters", async () => {
+    const res = await raw(perUser.url, {
+      headers: { ...MCP_HEADERS, "x-parts-api-token": "t".repeat(5_000) },
+      body: toolCall("get_process", { code: "cnc-milling" }),
+    });
+    expect(res.status).toBe(401);
+    expect(JSON.parse(res.body).error.message).toMatch(/5000 characters long; .* at most 4096/);
+  });
+
   it("keeps a search index per token: one organisation's search never answers another's", async () => {
     const [first, second] = api.accounts;
     const searchAs = async (token: string) => {

@@ -351,6 +351,17 @@ describe.each(ERAS)("tools (%s era)", (era) => {
       expect(text).toMatch(/RFQs and factories can be read only by id/);
     });
 
+    it("writes bidi and other invisible controls from upstream text as escapes in the text, not raw", async () => {
+      const title = "Bracket \u202Egpj.exe\u202C \u0007\u001b[31m";
+      const created = ok(await server.call("create_part", { title }));
+      const result = await server.call("get_part", { id: created.id as string });
+      const text = textOf(result);
+      for (const control of ["\u202E", "\u202C", "\u0007", "\u001b"]) expect(text).not.toContain(control);
+      expect(text).toContain("\\u202E");
+      expect(JSON.parse(text).title).toBe(title);
+      expect((result.structuredContent as { title: string }).title).toBe(title);
+    });
+
     it("a 429 says when to retry", async () => {
       server.api.faults.add({
         endpoint: "getPart",
