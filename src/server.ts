@@ -178,7 +178,6 @@ function registerTools(server: McpServer, scope: RequestScope) {
             uri: resourceUri(kind, id),
             name: id,
             ...(title && { title }),
-            mimeType: "application/json",
           })),
         ],
         structuredContent: data,
