@@ -442,7 +442,7 @@ describe("MCP Apps views", () => {
     const failed = await openView(await result("describe_part", { id: "prt_doesnotexist" }));
     try {
       await failed.view.locator("[data-state=error]").waitFor();
-      expect(await failed.view.locator("[data-state=error]").textContent()).toContain("list_parts");
+      expect(await failed.view.locator("[data-state=error]").textContent()).toContain("search_parts");
       expect(await failed.problems()).toEqual([]);
     } finally {
       await failed.close();
