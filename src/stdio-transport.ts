@@ -187,7 +187,21 @@ export class StdioWire implements Transport {
       );
       return;
     }
-    const request = message as { id?: Id; method?: string };
+    const request = message as { id?: Id; method?: string; params?: { arguments?: unknown } };
+    // JSON.parse keeps a "__proto__" key as data, but the SDK's parsing of the request drops it
+    // before the tool's strict schema could refuse it: refuse it here, naming it.
+    if (
+      request.method === "tools/call" &&
+      hasOwn(request.params?.arguments, "__proto__") &&
+      request.id !== undefined
+    ) {
+      this.#reply(
+        request.id,
+        -32602,
+        'Invalid params: arguments has the key "__proto__", which no tool takes. Remove it.',
+      );
+      return;
+    }
     if (request.method !== undefined && request.id !== undefined) {
       this.#inFlight.add(request.id);
       if (this.#atLimit()) this.#stdin.pause();
@@ -217,6 +231,9 @@ export class StdioWire implements Transport {
     return `Invalid Request: the message is larger than ${this.#options.maxMessageBytes} bytes (PARTS_MCP_MAX_MESSAGE_BYTES) and was dropped. Send smaller messages.`;
   }
 }
+
+const hasOwn = (value: unknown, key: string) =>
+  typeof value === "object" && value !== null && Object.hasOwn(value, key);
 
 /** What makes a parsed value not a JSON-RPC 2.0 message, or undefined when it is one. */
 function jsonRpcProblem(message: unknown): string | undefined {

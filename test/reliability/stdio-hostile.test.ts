@@ -122,8 +122,11 @@ describe("stdio under hostile input", () => {
     child.sendRaw(`${JSON.stringify({ jsonrpc: "1.0", id: 5, method: "ping" })}\n`);
     child.sendRaw(`${JSON.stringify({ jsonrpc: "2.0", id: 6, method: "tools/list", params: "all" })}\n`);
     child.sendRaw(`${JSON.stringify({ id: 7, method: "ping" })}\n`);
+    child.sendRaw(
+      '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"get_process","arguments":{"code":"sls","__proto__":{"x":1}}}}\n',
+    );
     child.send({ jsonrpc: "2.0", id: 8, method: "ping" });
-    const answers = await child.waitFor(7);
+    const answers = await child.waitFor(8);
     const codeOf = (id: unknown) =>
       (byId(answers, id) as { error?: { code: number } } | undefined)?.error?.code;
     expect(codeOf(null)).toBe(-32700);
@@ -132,6 +135,9 @@ describe("stdio under hostile input", () => {
     expect(codeOf(6)).toBe(-32600);
     expect(codeOf(7)).toBe(-32600);
     expect(byId(answers, 8)).toMatchObject({ result: {} });
+    expect(byId(answers, 9)).toMatchObject({
+      error: { code: -32602, message: expect.stringMatching(/__proto__/) },
+    });
     child.process.stdin.end();
     await child.exit;
   });
