@@ -6,6 +6,9 @@ const SECRET_SCAN = "test/reliability/secrets.scan.test.ts";
 export default defineConfig({
   test: {
     pool: "forks",
+    // Most test files wait on child processes and sockets, not the CPU: two workers on a 2-core
+    // machine (vitest's default there is one) halve the wall time.
+    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [

@@ -189,17 +189,19 @@ export class StdioWire implements Transport {
     }
     const request = message as { id?: Id; method?: string; params?: { arguments?: unknown } };
     // JSON.parse keeps a "__proto__" key as data, but the SDK's parsing of the request drops it
-    // before the tool's strict schema could refuse it: refuse it here, naming it.
+    // before the tool's strict schema could refuse it: refuse it here, as that schema would.
     if (
       request.method === "tools/call" &&
       hasOwn(request.params?.arguments, "__proto__") &&
       request.id !== undefined
     ) {
-      this.#reply(
-        request.id,
-        -32602,
-        'Invalid params: arguments has the key "__proto__", which no tool takes. Remove it.',
-      );
+      const tool = (request.params as { name?: unknown }).name;
+      const text = `Invalid arguments for ${String(tool)}: arguments: Unrecognized key: "__proto__". No request was sent; correct the arguments and call again.`;
+      this.#write({
+        jsonrpc: "2.0",
+        id: request.id,
+        result: { content: [{ type: "text", text }], isError: true },
+      });
       return;
     }
     if (request.method !== undefined && request.id !== undefined) {
@@ -223,8 +225,11 @@ export class StdioWire implements Transport {
   }
 
   #reply(id: Id | null, code: number, message: string): void {
-    if (this.#closed) return;
-    this.#stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`);
+    this.#write({ jsonrpc: "2.0", id, error: { code, message } });
+  }
+
+  #write(message: object): void {
+    if (!this.#closed) this.#stdout.write(`${JSON.stringify(message)}\n`);
   }
 
   #tooLarge(): string {

@@ -136,7 +136,16 @@ describe("stdio under hostile input", () => {
     expect(codeOf(7)).toBe(-32600);
     expect(byId(answers, 8)).toMatchObject({ result: {} });
     expect(byId(answers, 9)).toMatchObject({
-      error: { code: -32602, message: expect.stringMatching(/__proto__/) },
+      result: {
+        isError: true,
+        content: [
+          {
+            text: expect.stringMatching(
+              /^Invalid arguments for get_process: arguments: Unrecognized key: "__proto__"/,
+            ),
+          },
+        ],
+      },
     });
     child.process.stdin.end();
     await child.exit;
