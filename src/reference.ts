@@ -24,6 +24,15 @@ interface Records {
   category: Category;
 }
 export type ReferenceKind = keyof Records;
+
+/** The kinds of reference record, in the order a part names them. */
+export const REFERENCE_KINDS = [
+  "process",
+  "material",
+  "standard",
+  "criticality",
+  "category",
+] as const satisfies ReferenceKind[];
 export type BatchKind = "standard" | "criticality" | "category";
 
 /** The reference fields of a part or of a create_part draft. */

@@ -15,7 +15,7 @@ import {
 } from "../src/api/schemas";
 import { shortErrorMessage } from "../src/errors";
 import { urlSecrets } from "../src/log";
-import type { ReferenceKind } from "../src/reference";
+import { REFERENCE_KINDS } from "../src/reference";
 import { CREATE, defineTool, READ, type ResourceRef } from "./define";
 import { categoryId, criticalityId, materialCode, partId, processCode, standardCode } from "./params";
 
@@ -134,13 +134,6 @@ export const importPartFile = defineTool({
     ),
 });
 
-const REFERENCE_KINDS = [
-  "process",
-  "material",
-  "standard",
-  "criticality",
-  "category",
-] as const satisfies ReferenceKind[];
 export const describePart = defineTool({
   name: "describe_part",
   title: "Describe part",

@@ -7,17 +7,9 @@
 import { z } from "zod";
 import { Category, Criticality, Material, Process, Standard } from "../src/api/schemas";
 import { shortErrorMessage } from "../src/errors";
-import type { ReferenceKind } from "../src/reference";
+import { REFERENCE_KINDS, type ReferenceKind } from "../src/reference";
 import { defineTool, READ } from "./define";
 import { createPart } from "./parts";
-
-const KINDS = [
-  "process",
-  "material",
-  "standard",
-  "criticality",
-  "category",
-] as const satisfies ReferenceKind[];
 
 export const previewPart = defineTool({
   name: "preview_part",
@@ -33,9 +25,11 @@ export const previewPart = defineTool({
     standards: z.array(Standard),
     criticalities: z.array(Criticality),
     categories: z.array(Category),
-    unknown: z.array(z.object({ kind: z.enum(KINDS), id: z.string(), didYouMean: z.string().optional() })),
+    unknown: z.array(
+      z.object({ kind: z.enum(REFERENCE_KINDS), id: z.string(), didYouMean: z.string().optional() }),
+    ),
     unchecked: z
-      .array(z.object({ kind: z.enum(KINDS), id: z.string(), reason: z.string() }))
+      .array(z.object({ kind: z.enum(REFERENCE_KINDS), id: z.string(), reason: z.string() }))
       .optional()
       .describe("Codes the API could not check just now"),
   }),
@@ -45,7 +39,8 @@ export const previewPart = defineTool({
   handler: async (draft, { reference, search, call }) => {
     const { missing, failed, ...records } = await reference.resolve(draft, call);
     const unchecked = failed.map(({ kind, id, error }) => ({ kind, id, reason: shortErrorMessage(error) }));
-    const order = (entry: { kind: ReferenceKind }) => KINDS.indexOf(entry.kind as (typeof KINDS)[number]);
+    const order = (entry: { kind: ReferenceKind }) =>
+      REFERENCE_KINDS.indexOf(entry.kind as (typeof REFERENCE_KINDS)[number]);
     const unknown = await Promise.all(
       missing
         .sort((a, b) => order(a) - order(b))
