@@ -204,6 +204,12 @@ export class StdioWire implements Transport {
       });
       return;
     }
+    const wrongType =
+      request.id === undefined ? undefined : stringParamProblem(request.method, request.params);
+    if (wrongType && request.id !== undefined) {
+      this.#reply(request.id, -32602, `Invalid params: ${wrongType}.`);
+      return;
+    }
     if (request.method !== undefined && request.id !== undefined) {
       this.#inFlight.add(request.id);
       if (this.#atLimit()) this.#stdin.pause();
@@ -239,6 +245,26 @@ export class StdioWire implements Transport {
 
 const hasOwn = (value: unknown, key: string) =>
   typeof value === "object" && value !== null && Object.hasOwn(value, key);
+
+/**
+ * Prompt arguments and completion values are strings in MCP; the SDK refuses anything else with
+ * an internal error and a raw schema dump, so the field is named here instead.
+ */
+function stringParamProblem(method: string | undefined, params: unknown): string | undefined {
+  const record = (value: unknown) =>
+    typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+  if (method === "prompts/get") {
+    for (const [name, value] of Object.entries(record(record(params)?.arguments) ?? {})) {
+      if (typeof value !== "string") return `arguments.${name} must be a string (prompt arguments are text)`;
+    }
+  }
+  if (method === "completion/complete") {
+    const argument = record(record(params)?.argument);
+    if (argument && typeof argument.value !== "string") return "argument.value must be a string";
+    if (argument && typeof argument.name !== "string") return "argument.name must be a string";
+  }
+  return undefined;
+}
 
 /** What makes a parsed value not a JSON-RPC 2.0 message, or undefined when it is one. */
 function jsonRpcProblem(message: unknown): string | undefined {

@@ -125,8 +125,23 @@ describe("stdio under hostile input", () => {
     child.sendRaw(
       '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"get_process","arguments":{"code":"sls","__proto__":{"x":1}}}}\n',
     );
+    child.send({
+      jsonrpc: "2.0",
+      id: 10,
+      method: "prompts/get",
+      params: { name: "rfq_status", arguments: { rfqId: 5 } },
+    });
+    child.send({
+      jsonrpc: "2.0",
+      id: 11,
+      method: "completion/complete",
+      params: {
+        ref: { type: "ref/prompt", name: "draft_part" },
+        argument: { name: "materialType", value: 5 },
+      },
+    });
     child.send({ jsonrpc: "2.0", id: 8, method: "ping" });
-    const answers = await child.waitFor(8);
+    const answers = await child.waitFor(10);
     const codeOf = (id: unknown) =>
       (byId(answers, id) as { error?: { code: number } } | undefined)?.error?.code;
     expect(codeOf(null)).toBe(-32700);
@@ -135,6 +150,12 @@ describe("stdio under hostile input", () => {
     expect(codeOf(6)).toBe(-32600);
     expect(codeOf(7)).toBe(-32600);
     expect(byId(answers, 8)).toMatchObject({ result: {} });
+    expect(byId(answers, 10)).toMatchObject({
+      error: { code: -32602, message: expect.stringMatching(/arguments\.rfqId must be a string/) },
+    });
+    expect(byId(answers, 11)).toMatchObject({
+      error: { code: -32602, message: expect.stringMatching(/argument\.value must be a string/) },
+    });
     expect(byId(answers, 9)).toMatchObject({
       result: {
         isError: true,
