@@ -8,6 +8,7 @@
 // answers them before it exits (stdio.ts).
 import type { Readable, Writable } from "node:stream";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
+import { refusalFor } from "./message-guard";
 
 export interface StdioWireOptions {
   maxMessageBytes: number;
@@ -187,27 +188,10 @@ export class StdioWire implements Transport {
       );
       return;
     }
-    const request = message as { id?: Id; method?: string; params?: { arguments?: unknown } };
-    // JSON.parse keeps a "__proto__" key as data, but the SDK's parsing of the request drops it
-    // before the tool's strict schema could refuse it: refuse it here, as that schema would.
-    if (
-      request.method === "tools/call" &&
-      hasOwn(request.params?.arguments, "__proto__") &&
-      request.id !== undefined
-    ) {
-      const tool = (request.params as { name?: unknown }).name;
-      const text = `Invalid arguments for ${String(tool)}: arguments: Unrecognized key: "__proto__". No request was sent; correct the arguments and call again.`;
-      this.#write({
-        jsonrpc: "2.0",
-        id: request.id,
-        result: { content: [{ type: "text", text }], isError: true },
-      });
-      return;
-    }
-    const wrongType =
-      request.id === undefined ? undefined : stringParamProblem(request.method, request.params);
-    if (wrongType && request.id !== undefined) {
-      this.#reply(request.id, -32602, `Invalid params: ${wrongType}.`);
+    const request = message as { id?: Id; method?: string };
+    const refusal = refusalFor(message);
+    if (refusal) {
+      this.#write(refusal);
       return;
     }
     if (request.method !== undefined && request.id !== undefined) {
@@ -241,29 +225,6 @@ export class StdioWire implements Transport {
   #tooLarge(): string {
     return `Invalid Request: the message is larger than ${this.#options.maxMessageBytes} bytes (PARTS_MCP_MAX_MESSAGE_BYTES) and was dropped. Send smaller messages.`;
   }
-}
-
-const hasOwn = (value: unknown, key: string) =>
-  typeof value === "object" && value !== null && Object.hasOwn(value, key);
-
-/**
- * Prompt arguments and completion values are strings in MCP; the SDK refuses anything else with
- * an internal error and a raw schema dump, so the field is named here instead.
- */
-function stringParamProblem(method: string | undefined, params: unknown): string | undefined {
-  const record = (value: unknown) =>
-    typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
-  if (method === "prompts/get") {
-    for (const [name, value] of Object.entries(record(record(params)?.arguments) ?? {})) {
-      if (typeof value !== "string") return `arguments.${name} must be a string (prompt arguments are text)`;
-    }
-  }
-  if (method === "completion/complete") {
-    const argument = record(record(params)?.argument);
-    if (argument && typeof argument.value !== "string") return "argument.value must be a string";
-    if (argument && typeof argument.name !== "string") return "argument.name must be a string";
-  }
-  return undefined;
 }
 
 /** What makes a parsed value not a JSON-RPC 2.0 message, or undefined when it is one. */

@@ -6,7 +6,7 @@
 // (testing/index.ts) injects faults and counts requests that way, so neither ships here.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EndpointName } from "../api/endpoints";
-import { ClientGone, readBody } from "./body";
+import { BodyTooLarge, ClientGone, readBody } from "../body";
 import type { Org } from "./data/reference";
 import { ApiError, errorJson, quote } from "./errors";
 import { type HandlerContext, handlers } from "./handlers";
@@ -124,7 +124,9 @@ export class Pipeline {
         if (media !== "application/json") {
           throw new ApiError(415, "Content-Type must be application/json");
         }
-        const raw = await readBody(req, maxBodyBytes);
+        const raw = await readBody(req, maxBodyBytes).catch((error: unknown) => {
+          throw error instanceof BodyTooLarge ? new ApiError(413, error.message) : error;
+        });
         body = parseOrThrow(bodySchema, parseJson(raw));
       }
       const handler = handlers[route.name] as AnyHandler;

@@ -2,13 +2,16 @@
 // headers is refused here, before the body is read: shutting down (503), Host or Origin of another
 // site (403), a method other than POST (405), no or wrong credentials (401). What passes goes to
 // the SDK's per-request handler (`createMcpHandler`), which serves both protocol eras statelessly
-// (2025 requests without a session id, 2026-07-28 requests with their `_meta` envelope), checks
-// the body's size, type and JSON, and builds a server for the request with its upstream token.
+// (2025 requests without a session id, 2026-07-28 requests with their `_meta` envelope) and builds
+// a server for the request with its upstream token. The body is read and parsed here (size, type,
+// JSON), so that the message guard shared with stdio sees it before the SDK does.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
+import { BodyTooLarge, readBody } from "../body";
 import type { Logger } from "../log";
+import { refusalFor } from "../message-guard";
 import type { AccessControl, OriginGuard } from "./access";
 
 export const MCP_PATH = "/mcp";
@@ -106,11 +109,55 @@ export class McpHttpHandler {
     }
     const auth: AuthInfo | undefined =
       admitted.token === undefined ? undefined : { token: admitted.token, clientId: "per-user", scopes: [] };
-    this.#serve(Object.assign(req, { auth }), res).catch((error: unknown) => {
-      this.#options.logger.error("MCP request failed", { error });
-      if (!res.headersSent) send(res, 500, rpcError(-32603, "Internal error"));
-      else res.destroy();
-    });
+    this.#read(req, res)
+      .then((message) => {
+        if (message === undefined) return;
+        const refusal = refusalFor(message);
+        if (refusal) {
+          send(res, 200, JSON.stringify(refusal));
+          return;
+        }
+        return this.#serve(Object.assign(req, { auth }), res, message);
+      })
+      .catch((error: unknown) => {
+        this.#options.logger.error("MCP request failed", { error });
+        if (!res.headersSent) send(res, 500, rpcError(-32603, "Internal error"));
+        else res.destroy();
+      });
+  }
+
+  /**
+   * The request's JSON body, read here rather than by the SDK so that the message guard
+   * (message-guard.ts) sees it as sent; undefined when the request was already answered (too
+   * large, not JSON, or the client went away).
+   */
+  async #read(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+    const media = req.headers["content-type"]?.split(";", 1)[0]?.trim().toLowerCase();
+    if (media !== "application/json") {
+      this.#refuse(req, res, { status: 415, message: "Content-Type must be application/json." });
+      return undefined;
+    }
+    let body: Buffer;
+    try {
+      body = await readBody(req, this.#options.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        this.#refuse(req, res, {
+          status: 413,
+          message: `The request body is larger than ${error.limit} bytes (PARTS_MCP_MAX_MESSAGE_BYTES): send less.`,
+          headers: { Connection: "close" },
+        });
+      } else {
+        res.destroy();
+      }
+      return undefined;
+    }
+    try {
+      return JSON.parse(body.toString("utf8"));
+    } catch {
+      send(res, 400, rpcError(-32700, "Parse error: the body is not valid JSON."));
+      return undefined;
+    }
   }
 
   /** What the headers decide: a refusal, a request to serve (with its upstream token), or a

@@ -147,3 +147,38 @@ describe("a flood of calls", () => {
     }
   });
 });
+
+describe("messages the SDK would answer badly", () => {
+  it("refuses a __proto__ tool argument as a tool result, and names a prompt argument that is not text", async () => {
+    const server = await spawnHttpServer({ api });
+    try {
+      const proto = await raw(server.url, {
+        headers: MCP_HEADERS,
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_process","arguments":{"code":"sls","__proto__":{"polluted":true}}}}',
+      });
+      expect(proto.status).toBe(200);
+      expect(JSON.parse(proto.body)).toMatchObject({
+        id: 1,
+        result: {
+          isError: true,
+          content: [{ text: expect.stringMatching(/Unrecognized key: "__proto__"/) }],
+        },
+      });
+      const prompt = await raw(server.url, {
+        headers: MCP_HEADERS,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "prompts/get",
+          params: { name: "rfq_status", arguments: { rfqId: 5 } },
+        }),
+      });
+      expect(JSON.parse(prompt.body)).toMatchObject({
+        id: 2,
+        error: { code: -32602, message: expect.stringMatching(/arguments\.rfqId must be a string/) },
+      });
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -162,7 +162,9 @@ describe("the request body limit (1 MiB by default)", () => {
     const body = toolCall("get_process", { code: "x".repeat(1024 * 1024 + 1) });
     const res = await raw(server.url, { headers: MCP_HEADERS, body });
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body).error.message).toMatch(/too large|exceeds/i);
+    expect(JSON.parse(res.body).error.message).toMatch(
+      /larger than 1048576 bytes \(PARTS_MCP_MAX_MESSAGE_BYTES\)/,
+    );
     expect(api.stats.requests()).toBe(before);
   });
 

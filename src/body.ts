@@ -1,14 +1,20 @@
-// Reading a request body with a size limit. The embedded API's one home for it; the limit is
-// checked on the declared Content-Length first, then on the bytes as they arrive.
+// Reading a request body with a size limit, for the MCP HTTP endpoint and the embedded API alike:
+// the limit is checked on the declared Content-Length first, then on the bytes as they arrive.
 import type { IncomingMessage } from "node:http";
-import { ApiError } from "./errors";
 
 /** The client went away while its request body was arriving. */
 export class ClientGone extends Error {}
 
-/** Reads a request body up to `limit` bytes; over the limit, a 413 (the rest is discarded). */
+/** The body is larger than the limit (the rest of it is discarded). */
+export class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`request body larger than ${limit} bytes`);
+  }
+}
+
+/** Reads a request body up to `limit` bytes; over the limit, BodyTooLarge. */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const tooLarge = () => new ApiError(413, `request body larger than ${limit} bytes`);
+  const tooLarge = () => new BodyTooLarge(limit);
   if (req.destroyed || req.readableAborted) return Promise.reject(new ClientGone());
   const declared = Number(req.headers["content-length"]);
   if (declared > limit) {

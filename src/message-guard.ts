@@ -1,0 +1,49 @@
+// Checks a JSON-RPC request before the SDK parses it, for both transports, where the SDK would
+// answer badly: a tools/call whose arguments carry a "__proto__" key (the SDK's parsing drops the
+// key, so the tool's strict schema never sees it; refused here as that schema refuses any unknown
+// key), and prompt arguments or completion values that are not strings (the SDK answers -32603
+// with a raw schema dump; here -32602 naming the field).
+type Id = string | number;
+
+/** The answer to send instead of serving `message`, or undefined to serve it. */
+export function refusalFor(message: unknown): object | undefined {
+  const request = message as { id?: unknown; method?: unknown; params?: unknown } | null;
+  const id = request?.id;
+  if (typeof id !== "string" && typeof id !== "number") return undefined;
+  const params = record(request?.params);
+  if (request?.method === "tools/call" && hasOwn(params?.arguments, "__proto__")) {
+    const text = `Invalid arguments for ${String(params?.name)}: arguments: Unrecognized key: "__proto__". No request was sent; correct the arguments and call again.`;
+    return { jsonrpc: "2.0", id, result: { content: [{ type: "text", text }], isError: true } };
+  }
+  const problem = stringParamProblem(request?.method, params);
+  return problem ? invalidParams(id, problem) : undefined;
+}
+
+function stringParamProblem(
+  method: unknown,
+  params: Record<string, unknown> | undefined,
+): string | undefined {
+  if (method === "prompts/get") {
+    for (const [name, value] of Object.entries(record(params?.arguments) ?? {})) {
+      if (typeof value !== "string") return `arguments.${name} must be a string (prompt arguments are text)`;
+    }
+  }
+  if (method === "completion/complete") {
+    const argument = record(params?.argument);
+    if (argument && typeof argument.value !== "string") return "argument.value must be a string";
+    if (argument && typeof argument.name !== "string") return "argument.name must be a string";
+  }
+  return undefined;
+}
+
+const invalidParams = (id: Id, problem: string) => ({
+  jsonrpc: "2.0",
+  id,
+  error: { code: -32602, message: `Invalid params: ${problem}.` },
+});
+
+const record = (value: unknown) =>
+  typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+
+const hasOwn = (value: unknown, key: string) =>
+  typeof value === "object" && value !== null && Object.hasOwn(value, key);
