@@ -18,8 +18,7 @@ import type { Catalogue, CatalogueEntry } from "./catalogue";
 import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } from "./client";
 import { invalidArgumentsMessage, type ServingMode, toolErrorMessage } from "./errors";
 import { collectWhenIdle } from "./idle-gc";
-import type { Logger } from "./log";
-import { escapeInvisible } from "./log";
+import { escapeInvisible, type Logger } from "./log";
 import { registerPrompts } from "./prompts";
 import type { ReferenceData } from "./reference";
 import { registerResources, resourceUri } from "./resources";
@@ -166,23 +165,21 @@ function registerTools(server: McpServer, scope: RequestScope) {
     const outcome = await scope.run(entry, request.params.arguments, ctx);
     if (!outcome.ok) return failure(outcome.message);
     const { data } = outcome;
-    {
-      const links = entry.tool.links?.(data) ?? [];
-      return {
-        content: [
-          // Bidi and other invisible controls from upstream text are written as \u escapes: the
-          // same JSON, nothing that reorders or hides what a person reads.
-          { type: "text", text: escapeInvisible(JSON.stringify(data)) },
-          ...links.map(({ kind, id, title }) => ({
-            type: "resource_link" as const,
-            uri: resourceUri(kind, id),
-            name: id,
-            ...(title && { title }),
-          })),
-        ],
-        structuredContent: data,
-      };
-    }
+    const links = entry.tool.links?.(data) ?? [];
+    return {
+      content: [
+        // Bidi and other invisible controls from upstream text are written as \u escapes: the
+        // same JSON, nothing that reorders or hides what a person reads.
+        { type: "text", text: escapeInvisible(JSON.stringify(data)) },
+        ...links.map(({ kind, id, title }) => ({
+          type: "resource_link" as const,
+          uri: resourceUri(kind, id),
+          name: id,
+          ...(title && { title }),
+        })),
+      ],
+      structuredContent: data,
+    };
   });
 }
 
