@@ -48,10 +48,11 @@ export class McpHttpHandler {
     const onerror = (error: Error) => options.logger.debug("MCP request refused", { error: error.message });
     const mcp = createMcpHandler(({ authInfo }) => options.createServer(authInfo?.token), {
       legacy: "stateless",
-      maxRequestBodySize: options.maxBodyBytes,
       onerror,
     });
-    this.#serve = toNodeHandler(mcp, { maxRequestBodySize: options.maxBodyBytes, onerror });
+    // The SDK is always handed the parsed body (#read enforces the size limit), so its own body
+    // limits never apply.
+    this.#serve = toNodeHandler(mcp, { onerror });
   }
 
   /** MCP requests accepted and not yet answered. */

@@ -23,18 +23,10 @@ export class WordIndex {
     return this.#bytes;
   }
 
-  /** Indexes the words of a part's text (title, description, serial, reference, version, keywords). */
+  /** Indexes the words of a part's searchable text. */
   add(position: number, part: Part): void {
-    const text = [
-      part.title,
-      part.description,
-      part.serialId,
-      part.externalRef,
-      part.versionName,
-      ...part.keywords,
-    ];
     const seen = new Set<string>();
-    for (const field of text) {
+    for (const field of searchableText(part)) {
       if (field === undefined) continue;
       for (const word of words(field)) {
         if (seen.has(word)) continue;
@@ -117,4 +109,9 @@ export class WordIndex {
     this.#newWords = [];
     return merged;
   }
+}
+
+/** What search_parts matches in a part (decisions.md): title, description, serial, external reference, version, keywords. */
+export function searchableText(part: Part): (string | undefined)[] {
+  return [part.title, part.description, part.serialId, part.externalRef, part.versionName, ...part.keywords];
 }

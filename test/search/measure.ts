@@ -17,6 +17,7 @@ import { ReferenceData } from "../../src/reference";
 import { PAGE_SIZE, PartSearch, type PartSearchArgs } from "../../src/search";
 import { PartIndex } from "../../src/search/part-index";
 import { words } from "../../src/search/text";
+import { searchableText } from "../../src/search/word-index";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -101,15 +102,7 @@ export function measureMiniSearch(count = PARTS) {
   let position = 0;
   for (const { items } of pages(count)) {
     for (const part of items) {
-      const text = [
-        part.title,
-        part.description,
-        part.serialId,
-        part.externalRef,
-        part.versionName,
-        ...part.keywords,
-      ];
-      search.add({ id: position++, text: text.filter(Boolean).join(" ") });
+      search.add({ id: position++, text: searchableText(part).filter(Boolean).join(" ") });
     }
   }
   const buildMs = performance.now() - started;
