@@ -8,6 +8,7 @@ import {
   type McpServer,
   ProtocolError,
   ProtocolErrorCode,
+  type ReadResourceRequest,
   type ReadResourceResult,
   ResourceNotFoundError,
   ResourceTemplate,
@@ -15,6 +16,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { escapeInvisible } from "./log";
 import { rankRecords } from "./search";
+import { editDistance } from "./search/match";
 import type { KnownKind } from "./seen";
 import type { RequestScope } from "./server";
 
@@ -120,8 +122,10 @@ const TEMPLATES: readonly TemplateSpec[] = [
   },
 ];
 
-export function registerResources(server: McpServer, scope: RequestScope): void {
+/** Registers the records' resources; returns their addresses (`parts://standards`, `parts://parts/{id}`…). */
+export function registerResources(server: McpServer, scope: RequestScope): string[] {
   const { reference, catalogue } = scope;
+  const addresses: string[] = [];
   const referenceHint: CacheHint = { ttlMs: scope.cacheTtlMs, cacheScope: "private" };
 
   if (catalogue.has("list_standards")) {
@@ -136,12 +140,15 @@ export function registerResources(server: McpServer, scope: RequestScope): void 
       },
       async (uri, ctx) => json(uri.href, await readThrough(scope, "list_standards", {}, uri.href, ctx)),
     );
+    addresses.push("parts://standards");
   }
 
   for (const spec of TEMPLATES) {
     const entry = catalogue.get(spec.tool);
     if (!entry) continue;
-    const template = new ResourceTemplate(`parts://${COLLECTIONS[spec.kind]}/{${spec.variable}}`, {
+    const address = `parts://${COLLECTIONS[spec.kind]}/{${spec.variable}}`;
+    addresses.push(address);
+    const template = new ResourceTemplate(address, {
       list:
         spec.kind === "standard" && catalogue.has("list_standards")
           ? async (ctx) => ({
@@ -174,11 +181,96 @@ export function registerResources(server: McpServer, scope: RequestScope): void 
     );
   }
 
+  return addresses;
+
   async function known(kind: KnownKind): Promise<string[]> {
     const call = scope.callOptions();
     if (kind !== "standard") return scope.seen.known(kind, call);
     const listed = await reference.standards({}, call).catch(() => []);
     return [...new Set([...listed.map((standard) => standard.code), ...scope.seen.known(kind, call)])];
+  }
+}
+
+type ReadHandler = (request: ReadResourceRequest, ctx: ServerContext) => Promise<ReadResourceResult>;
+
+/**
+ * The SDK answers a URI that matches no resource and no template with a bare "Resource not found:
+ * <uri>", and its resources/read handler has no hook for that case. This wraps the handler it
+ * registered (through `_getRequestHandler`, the accessor the SDK keeps for re-dispatching to a
+ * stored handler) so that the answer also says which addresses exist and which one was meant.
+ * Call it after every resource is registered.
+ */
+export function explainUnknownAddresses(server: McpServer, addresses: readonly string[]): void {
+  const protocol = server.server as unknown as {
+    _getRequestHandler?(method: string): ReadHandler | undefined;
+  };
+  const registered = protocol._getRequestHandler?.("resources/read");
+  if (!registered) return;
+  server.server.setRequestHandler("resources/read", async (request, ctx) => {
+    try {
+      return await registered(request, ctx);
+    } catch (error) {
+      if (
+        error instanceof ResourceNotFoundError &&
+        error.message === new ResourceNotFoundError(error.uri).message
+      ) {
+        throw new ResourceNotFoundError(error.uri, unknownAddress(error.uri, addresses));
+      }
+      throw error;
+    }
+  });
+}
+
+/** What a URI matching no address gets: the addresses there are, and the closest to what was asked. */
+export function unknownAddress(uri: string, addresses: readonly string[]): string {
+  const lines = [
+    `No resource has the address ${uri}. Addresses: ${addresses.join(", ")} (resources/list and resources/templates/list describe them).`,
+  ];
+  const closest = closestAddress(uri, addresses);
+  if (closest?.nested) lines.push('An id or code is one path segment: write a "/" in it as %2F.');
+  if (closest) lines.push(`Did you mean ${closest.uri}?`);
+  return lines.join(" ");
+}
+
+/**
+ * The address `uri` most likely meant: a template's collection misspelt (`parts://part/P-1`) or an
+ * id with an unencoded "/" (`parts://parts/P-1/x`), filled with the rest of the URI; or a fixed
+ * address a few characters off (`parts://standard`, a view URI of another version).
+ */
+function closestAddress(
+  uri: string,
+  addresses: readonly string[],
+): { uri: string; nested: boolean } | undefined {
+  let best: { uri: string; nested: boolean; distance: number } | undefined;
+  const consider = (candidate: string, distance: number, nested: boolean) => {
+    if (candidate !== uri && (best === undefined || distance < best.distance))
+      best = { uri: candidate, nested, distance };
+  };
+  const head = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*\/)(.+)$/i.exec(uri);
+  for (const address of addresses) {
+    const variable = address.indexOf("{");
+    if (variable === -1) {
+      const distance = editDistance(uri, address, 3);
+      if (distance <= 3) consider(address, distance, false);
+    } else if (head) {
+      const [, prefix = "", rest = ""] = head;
+      const distance = editDistance(prefix, address.slice(0, variable), 2);
+      if (distance <= 2)
+        consider(
+          address.slice(0, variable) + encodeURIComponent(safeDecode(rest)),
+          distance,
+          rest.includes("/"),
+        );
+    }
+  }
+  return best && { uri: best.uri, nested: best.nested };
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
   }
 }
 

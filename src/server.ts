@@ -21,7 +21,7 @@ import { collectWhenIdle } from "./idle-gc";
 import { escapeInvisible, type Logger } from "./log";
 import { registerPrompts } from "./prompts";
 import type { ReferenceData } from "./reference";
-import { registerResources, resourceUri } from "./resources";
+import { explainUnknownAddresses, registerResources, resourceUri } from "./resources";
 import { type PartSearch, SearchRefusal } from "./search";
 import type { SeenRecords } from "./seen";
 import { VERSION } from "./version";
@@ -145,8 +145,9 @@ export function createServer(options: ServerOptions): McpServer {
     },
   };
   registerTools(server, scope);
-  registerResources(server, scope);
-  if (options.catalogue.views) registerViews(server);
+  const addresses = registerResources(server, scope);
+  if (options.catalogue.views) addresses.push(registerViews(server));
+  explainUnknownAddresses(server, addresses);
   registerPrompts(server, scope);
   return server;
 }

@@ -35,8 +35,8 @@ export function viewMetaFor(toolName: string): Record<string, unknown> | undefin
   return { ui: { resourceUri: VIEW_URI } };
 }
 
-/** Registers the views' `ui://` resource on one server instance. */
-export function registerViews(server: McpServer): void {
+/** Registers the views' `ui://` resource on one server instance; returns its address. */
+export function registerViews(server: McpServer): string {
   server.registerResource(
     "parts-view",
     VIEW_URI,
@@ -51,6 +51,7 @@ export function registerViews(server: McpServer): void {
       contents: [{ uri: VIEW_URI, mimeType: RESOURCE_MIME_TYPE, text: viewDocument(), _meta: VIEW_META }],
     }),
   );
+  return VIEW_URI;
 }
 
 /** Where the built document is: beside the bundle (dist/parts-mcp.js), or in dist/ from source. */

@@ -105,7 +105,31 @@ describe.each(ERAS)("resources, completions and prompts (%s era)", (era) => {
       await expect(server.client.readResource({ uri: "parts://gadgets/1" })).rejects.toMatchObject({
         code: -32602,
         data: { uri: "parts://gadgets/1" },
+        message: expect.stringMatching(
+          /^No resource has the address parts:\/\/gadgets\/1\. Addresses: .*parts:\/\/parts\/\{id\}/,
+        ),
       });
+    });
+
+    it("say which addresses exist, and the closest, for a URI that matches none", async () => {
+      const reject = (uri: string) =>
+        server.client.readResource({ uri }).then(
+          () => undefined,
+          (error) => error,
+        );
+      const near = await reject("parts://part/P-1");
+      expect(near).toMatchObject({ code: -32602, data: { uri: "parts://part/P-1" } });
+      expect(near.message).toContain("Did you mean parts://parts/P-1?");
+      expect(near.message).toContain("parts://standards/{code}");
+      expect(near.message).toContain("resources/templates/list");
+      const nested = await reject("parts://parts/P-1/extra");
+      expect(nested.message).toMatch(/^No resource has the address parts:\/\/parts\/P-1\/extra\./);
+      expect(nested.message).toContain("Did you mean parts://parts/P-1%2Fextra?");
+      const foreign = await reject("https://example.com/parts/1");
+      expect(foreign.message).toMatch(/^No resource has the address https:\/\/example\.com\/parts\/1\./);
+      expect(foreign.message).not.toContain("Did you mean");
+      const staleView = await reject("ui://parts-mcp/0.0.1/parts-view.html");
+      expect(staleView.message).toMatch(/Did you mean ui:\/\/parts-mcp\/.+\/parts-view\.html\?/);
     });
 
     it("are linked from tool results that name them without carrying them in full", async () => {
