@@ -22,14 +22,17 @@ const TERMINAL_HINT =
   "parts-mcp: serving MCP on stdin/stdout, for an MCP client to start (see mcp.json). " +
   "Use --http to serve over HTTP, --help for every option; Ctrl+C stops.";
 
-const argv = process.argv.slice(2);
+// No top-level await: the build bundles this file as CommonJS (scripts/build.mjs says why).
+void main(process.argv.slice(2));
 
-const code =
-  argv[0] === "api"
-    ? await (await import("./embedded/standalone")).runStandaloneApi(argv.slice(1))
-    : await runCommand(SERVER_COMMAND, argv, runServer);
-// A refusal exits at once: something may already be open (the embedded API, a listening socket).
-if (code !== undefined && code !== 0) process.exit(code);
+async function main(argv: string[]): Promise<void> {
+  const code =
+    argv[0] === "api"
+      ? await (await import("./embedded/standalone")).runStandaloneApi(argv.slice(1))
+      : await runCommand(SERVER_COMMAND, argv, runServer);
+  // A refusal exits at once: something may already be open (the embedded API, a listening socket).
+  if (code !== undefined && code !== 0) process.exit(code);
+}
 
 async function runServer({ values, given }: CommandLine): Promise<undefined> {
   const env = environment(values);

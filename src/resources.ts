@@ -222,7 +222,7 @@ export function explainUnknownAddresses(server: McpServer, addresses: readonly s
 }
 
 /** What a URI matching no address gets: the addresses there are, and the closest to what was asked. */
-export function unknownAddress(uri: string, addresses: readonly string[]): string {
+function unknownAddress(uri: string, addresses: readonly string[]): string {
   const lines = [
     `No resource has the address ${uri}. Addresses: ${addresses.join(", ")} (resources/list and resources/templates/list describe them).`,
   ];

@@ -2,8 +2,10 @@
 // session ids, so any replica can answer any request), with /healthz for load balancers. One API
 // client and one reference cache serve every request; each request gets a server of its own,
 // bound to its upstream token (the server's own, or the client's X-Parts-Api-Token).
+
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { describeCodeCache } from "../code-cache";
 import { ConfigError, HTTP_ENV, type HttpConfig, isLoopbackHost, type LimitsConfig } from "../config";
 import type { Logger } from "../log";
 import { explainListenError, urlHost } from "../net";
@@ -168,6 +170,7 @@ export async function runHttpServer(options: HttpRunOptions): Promise<void> {
     ...(upstream.connection.embedded && { note: "embedded sample API" }),
     tools: catalogue.tools.map((tool) => tool.name),
     access: new AccessControl(http.access).mode,
+    codeCache: describeCodeCache(),
   });
 }
 

@@ -18,7 +18,8 @@ import { load, oursHttpSpec, spawnHttp } from "./http";
 import { externalApiEnv, oursSpec, repoRoot, visibleSampleIds } from "./lib";
 import { RpcSession } from "./rpc";
 
-const SCRIPT = ".bench/profile/parts-mcp.js";
+const OUTDIR = ".bench/profile";
+const SCRIPT = `${OUTDIR}/parts-mcp.js`;
 const modes = ["startup", "calls", "http", "bundle"] as const;
 const mode = process.argv[2] as (typeof modes)[number];
 if (!modes.includes(mode)) {
@@ -31,7 +32,7 @@ const watchdog = setTimeout(() => {
 }, 180_000);
 watchdog.unref();
 
-const metafile = (await bundle({ outfile: SCRIPT, sourcemap: true })) as {
+const metafile = (await bundle({ outdir: OUTDIR, sourcemap: true })) as {
   outputs: Record<string, { bytes: number; inputs: Record<string, { bytesInOutput: number }> }>;
 };
 const dir = join(repoRoot, ".bench/profile", mode);

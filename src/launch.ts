@@ -1,0 +1,50 @@
+// The `parts-mcp` command as built (dist/parts-mcp.js): loads the server bundle (src/cli.ts,
+// bundled beside it) with the V8 code cache that `npm run build` made by starting it once as
+// mcp.json does, so that a start runs bytecode instead of parsing and compiling the bundle again
+// (about a third of the time to the first answer; scripts/build.mjs, `npm run bench`). V8 checks
+// that a cache fits its own version and flags and compiles from source when it does not (another
+// Node, other V8 flags): the cache only ever saves time. Its file name carries the bundle's hash,
+// so a bundle rebuilt alone never meets a cache made for another.
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { Script } from "node:vm";
+import { CODE_CACHE_STATE, type CodeCacheState } from "./code-cache";
+
+/** Set by scripts/build.mjs: V8 flags of the server, the bundle's file name and content hash. */
+declare const PARTS_MCP_BUILD: { v8Flags: string; bundle: string; hash: string };
+
+// Before anything is compiled, and the same at build and at run time: the cache records the flags.
+setFlagsFromString(PARTS_MCP_BUILD.v8Flags);
+
+const bundlePath = join(__dirname, PARTS_MCP_BUILD.bundle);
+const cachePath = join(__dirname, `${PARTS_MCP_BUILD.bundle}.${PARTS_MCP_BUILD.hash}.v8cache`);
+
+let cachedData: Buffer | undefined;
+try {
+  cachedData = readFileSync(cachePath);
+} catch {
+  // No cache (a build that skipped it, a read-only copy without it): compile from source.
+}
+// The bundle is CommonJS, run as Node runs a module: in a function of the module's five names,
+// opened on a line of its own that the line offset hides (stack traces and source maps match).
+const source = `(function (exports, require, module, __filename, __dirname) {\n${readFileSync(bundlePath, "utf8")}\n})`;
+const script = new Script(source, { filename: bundlePath, lineOffset: -1, cachedData });
+
+const state: CodeCacheState = !cachedData ? "absent" : script.cachedDataRejected ? "rejected" : "used";
+(globalThis as Record<symbol, CodeCacheState>)[CODE_CACHE_STATE] = state;
+
+// The build's warm-up start asks for the cache of everything compiled by the time it stops.
+if (process.env.PARTS_MCP_WRITE_CODE_CACHE === "1") {
+  process.once("exit", () => writeFileSync(cachePath, script.createCachedData()));
+}
+
+const bundleModule = { exports: {} };
+script.runInThisContext()(
+  bundleModule.exports,
+  createRequire(bundlePath),
+  bundleModule,
+  bundlePath,
+  dirname(bundlePath),
+);
