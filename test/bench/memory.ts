@@ -25,6 +25,8 @@ import { ERAS, type Era, RpcSession, type ServerSpec } from "./rpc";
 const GROWTH_CALLS = 20_000;
 const IN_FLIGHT = 4;
 const SETTLE_MS = 1_000;
+/** Idle: long enough after the last call for parts-mcp's idle-time collection (src/idle-gc.ts, 2 s). */
+const IDLE_AFTER_MS = 5_000;
 const IDLE_ROUNDS = 3;
 const CHECKPOINTS = 4;
 /** Longest wait, after the load, for V8's memory reducer (it runs some 8 to 30 s after the last GC). */
@@ -66,18 +68,30 @@ async function idleRss(api: EmbeddedApi, partId: string, ownPartId: string) {
         started.set(`minimal ${era}`, await oneCallIn(minimalSpec(api), era, partId));
       }
       started.set("own", await oneCallIn(oursSpec(), "2025-11-25", ownPartId));
+      const sample = (when: string) => {
+        for (const [key, session] of started) {
+          const label = `${when} ${key}`;
+          samples.set(label, [...(samples.get(label) ?? []), rssMiB(session.pid)]);
+        }
+      };
       await sleep(SETTLE_MS);
-      for (const [key, session] of started)
-        samples.set(key, [...(samples.get(key) ?? []), rssMiB(session.pid)]);
+      sample("settled");
+      await sleep(IDLE_AFTER_MS - SETTLE_MS);
+      sample("idle");
     } finally {
       await Promise.all([...started.values()].map((s) => s.close()));
     }
   }
   const median = (key: string) => summarize(samples.get(key) ?? []).median;
-  return {
-    eras: ERAS.map((era) => ({ era, ours: median(`ours ${era}`), minimal: median(`minimal ${era}`) })),
-    own: median("own"),
-  };
+  const at = (when: "settled" | "idle") => ({
+    eras: ERAS.map((era) => ({
+      era,
+      ours: median(`${when} ours ${era}`),
+      minimal: median(`${when} minimal ${era}`),
+    })),
+    own: median(`${when} own`),
+  });
+  return { settled: at("settled"), idle: at("idle") };
 }
 
 /** Growth over GROWTH_CALLS different parts, with a heap probe for the live JS heap. */
@@ -154,26 +168,40 @@ async function growth(api: EmbeddedApi, samplePartId: string) {
 }
 
 export async function benchMemory(report: Report, api: EmbeddedApi, samplePartId: string, ownPartId: string) {
-  const idle = await idleRss(api, samplePartId, ownPartId);
+  const { settled, idle } = await idleRss(api, samplePartId, ownPartId);
   const g = await growth(api, samplePartId);
   const growthMiB = g.end - g.start;
-  const idleHow = `VmRSS ${SETTLE_MS / 1000} s after start and one get_part; median of ${IDLE_ROUNDS} rounds, each round starting every server anew, all of them side by side`;
-  for (const e of idle.eras) {
+  const rounds = `median of ${IDLE_ROUNDS} rounds, each round starting every server anew, all of them side by side`;
+  const moments = [
+    {
+      name: "RSS just after a call",
+      figures: settled,
+      how: `VmRSS ${SETTLE_MS / 1000} s after start and one get_part (before parts-mcp's idle-time collection); ${rounds}`,
+    },
+    {
+      name: "RSS idle",
+      figures: idle,
+      how: `VmRSS of the same servers ${IDLE_AFTER_MS / 1000} s after that call: idle, parts-mcp's idle-time collection (src/idle-gc.ts, 2 s) done; ${rounds}`,
+    },
+  ];
+  for (const { name, figures, how } of moments) {
+    for (const e of figures.eras) {
+      report.rows.push({
+        section: "6 memory",
+        name: `${name} (${e.era}): parts-mcp vs minimal`,
+        value: `${mib(e.ours)} vs ${mib(e.minimal)}: ${times(e.ours, e.minimal)}`,
+        how: `${how}; both against the bench's API`,
+      });
+    }
+    const minimal2025 = figures.eras.find((e) => e.era === "2025-11-25")?.minimal ?? Number.NaN;
     report.rows.push({
       section: "6 memory",
-      name: `RSS idle (${e.era}): parts-mcp vs minimal`,
-      value: `${mib(e.ours)} vs ${mib(e.minimal)}: ${times(e.ours, e.minimal)}`,
-      how: `${idleHow}; both against the bench's API`,
+      name: `${name}, own embedded API (mcp.json as shipped)`,
+      value: `${mib(figures.own)}: ${times(figures.own, minimal2025)} the minimal server's`,
+      how: `${how}; the embedded API (sample data) runs in the server process`,
     });
   }
-  const minimal2025 = idle.eras.find((e) => e.era === "2025-11-25")?.minimal ?? Number.NaN;
   report.rows.push(
-    {
-      section: "6 memory",
-      name: "RSS idle, own embedded API (mcp.json as shipped)",
-      value: `${mib(idle.own)}: ${times(idle.own, minimal2025)} the minimal server's`,
-      how: `${idleHow}; the embedded API (sample data) runs in the server process`,
-    },
     {
       section: "6 memory",
       name: `RSS under load (${GROWTH_CALLS} get_part calls)`,
@@ -194,6 +222,6 @@ export async function benchMemory(report: Report, api: EmbeddedApi, samplePartId
     },
   );
   for (const e of idle.eras) checkRatio(report, `idle RSS (${e.era})`, e.ours, e.minimal, 0.85, mib);
-  report.data.memory = { idle, ...g, growth: growthMiB };
+  report.data.memory = { settled, idle, ...g, growth: growthMiB };
   return { idle, growth: growthMiB };
 }
