@@ -3,8 +3,8 @@
 // ~150 ms when Node resolves it module by module); then start-up goes to reading, compiling and
 // running that bundle, so:
 // - dist/parts-mcp.js is a launcher (src/launch.ts) that compiles the bundle with V8's code cache
-//   of a warm-up start made here as mcp.json starts the server: bytecode instead of parsing and
-//   compiling, a third of the time to the first answer. Both are CommonJS (dist/package.json):
+//   of warm-up starts made here as mcp.json starts the server (scripts/code-cache.mjs): bytecode
+//   instead of parsing and compiling, a third of the time to the first answer. Both are CommonJS (dist/package.json):
 //   Node 20 loads a script faster than an ES module, and the code cache exists for scripts only.
 // - The bundle carries only what the server runs, minified:
 //   - undici: `import { Pool } from "undici"` would pull in all of undici (fetch, WebSocket,
@@ -22,7 +22,6 @@
 //   bundle's inputs include any of them.
 //
 //   node scripts/build.mjs [--outdir dist] [--sourcemap] [--no-code-cache] [--metafile path]
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -30,6 +29,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
+import { warmUp } from "./code-cache.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const requireHere = createRequire(join(root, "package.json"));
@@ -222,70 +222,6 @@ export async function bundle({ outdir = "dist", sourcemap = false, codeCache = t
   chmodSync(launcherPath, 0o755);
   if (codeCache) await warmUp(launcherPath);
   return result.metafile;
-}
-
-/** mcp.json's way of starting the server (node flags, environment), with `launcher` as the script. */
-function mcpJsonCommand(launcher) {
-  const entry = JSON.parse(readFileSync(join(root, "mcp.json"), "utf8")).mcpServers["parts-mcp"];
-  return {
-    args: [...entry.args.filter((arg) => arg.startsWith("--")), launcher],
-    env: { ...process.env, ...entry.env },
-  };
-}
-
-/**
- * Starts the server once as mcp.json does (the same Node, flags and environment: the embedded
- * API) and takes it through a client's first steps, so that the code cache it writes on exit
- * holds what a start compiles: the modules, the `initialize` answer, tools/list and a tool call.
- */
-async function warmUp(launcher) {
-  const { args, env } = mcpJsonCommand(launcher);
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env: { ...env, PARTS_MCP_WRITE_CODE_CACHE: "1", PARTS_MCP_LOG_LEVEL: "warn" },
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-  const exited = new Promise((done) => child.once("exit", (code, signal) => done({ code, signal })));
-  const answers = new Map();
-  let buffered = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk) => {
-    buffered += chunk;
-    let newline = buffered.indexOf("\n");
-    while (newline !== -1) {
-      const message = JSON.parse(buffered.slice(0, newline));
-      buffered = buffered.slice(newline + 1);
-      answers.get(message.id)?.(message);
-      newline = buffered.indexOf("\n");
-    }
-  });
-  let nextId = 1;
-  const send = (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
-  const request = (method, params) =>
-    new Promise((done, fail) => {
-      const id = nextId++;
-      answers.set(id, (message) =>
-        message.error ? fail(new Error(`${method}: ${message.error.message}`)) : done(message.result),
-      );
-      send({ id, method, params });
-    });
-  try {
-    await request("initialize", {
-      protocolVersion: "2025-11-25",
-      capabilities: {},
-      clientInfo: { name: "parts-mcp-build", version: "1" },
-    });
-    send({ method: "notifications/initialized" });
-    await request("tools/list", {});
-    const listed = await request("tools/call", { name: "list_parts", arguments: {} });
-    const id = listed.structuredContent?.items?.[0]?.id;
-    if (id !== undefined) await request("tools/call", { name: "get_part", arguments: { id } });
-  } finally {
-    child.stdin.end();
-  }
-  const { code, signal } = await exited;
-  clearTimeout(timer);
-  if (code !== 0) throw new Error(`the code cache warm-up start failed (exit ${code ?? signal})`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
