@@ -183,7 +183,7 @@ const common = {
 /**
  * Builds the server into `outdir`: the bundle of src/cli.ts (fails on test-only code), the
  * launcher (src/launch.ts) that loads it, a package.json that makes both CommonJS, and, unless
- * `codeCache` is false, the V8 code cache of a warm-up start (see warmUp). Returns esbuild's
+ * `codeCache` is false, the V8 code cache of warm-up starts (scripts/code-cache.mjs). Returns esbuild's
  * metafile of the bundle.
  */
 export async function bundle({ outdir = "dist", sourcemap = false, codeCache = true } = {}) {

@@ -35,7 +35,7 @@ const script = new Script(source, { filename: bundlePath, lineOffset: -1, cached
 const state: CodeCacheState = !cachedData ? "absent" : script.cachedDataRejected ? "rejected" : "used";
 (globalThis as Record<symbol, CodeCacheState>)[CODE_CACHE_STATE] = state;
 
-// The build's warm-up start asks for the cache of everything compiled by the time it stops.
+// The build's warm-up starts ask for the cache of everything compiled by the time they stop.
 if (process.env.PARTS_MCP_WRITE_CODE_CACHE === "1") {
   process.once("exit", () => writeFileSync(cachePath, script.createCachedData()));
 }
