@@ -1,6 +1,6 @@
 // The `parts-mcp` command as built (dist/parts-mcp.js): loads the server bundle (src/cli.ts,
-// bundled beside it) with the V8 code cache that `npm run build` made by starting it once as
-// mcp.json does, so that a start runs bytecode instead of parsing and compiling the bundle again
+// bundled beside it) with the V8 code cache that `npm run build` made by starting it as mcp.json
+// does (scripts/code-cache.mjs), so that a start runs bytecode instead of parsing and compiling the bundle again
 // (about a third of the time to the first answer; scripts/build.mjs, `npm run bench`). V8 checks
 // that a cache fits its own version and flags and compiles from source when it does not (another
 // Node, other V8 flags): the cache only ever saves time. Its file name carries the bundle's hash,
@@ -35,9 +35,17 @@ const script = new Script(source, { filename: bundlePath, lineOffset: -1, cached
 const state: CodeCacheState = !cachedData ? "absent" : script.cachedDataRejected ? "rejected" : "used";
 (globalThis as Record<symbol, CodeCacheState>)[CODE_CACHE_STATE] = state;
 
-// The build's warm-up starts ask for the cache of everything compiled by the time they stop.
+// The build's warm-up starts ask for the cache of everything compiled by the time they stop
+// (an internal switch of scripts/code-cache.mjs, not a setting: a running server writes nothing).
 if (process.env.PARTS_MCP_WRITE_CODE_CACHE === "1") {
-  process.once("exit", () => writeFileSync(cachePath, script.createCachedData()));
+  process.once("exit", () => {
+    try {
+      writeFileSync(cachePath, script.createCachedData());
+    } catch (error) {
+      process.stderr.write(`parts-mcp: the code cache could not be written: ${(error as Error).message}\n`);
+      process.exitCode = 1;
+    }
+  });
 }
 
 const bundleModule = { exports: {} };
