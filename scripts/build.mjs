@@ -29,7 +29,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
-import { warmUp } from "./code-cache.mjs";
+import { mcpJsonCommand, warmUp } from "./code-cache.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const requireHere = createRequire(join(root, "package.json"));
@@ -158,8 +158,10 @@ function checkNoTestOnlyCode(metafile) {
  * V8 flags of the server process, set by the launcher before anything is compiled. V8 accepts a
  * code cache only under the flags it was made with (at the warm-up's exit), so a flag the server
  * sets later is set here from the start: --expose-gc, which src/idle-gc.ts sets on the first call.
+ * --verify-snapshot-checksum: Node 20's V8 checks a code cache's header only, and a cache damaged
+ * after it (a bad disk, a partial copy) would crash the process; with the checksum it is refused.
  */
-const V8_FLAGS = "--liftoff-only --expose-gc";
+const V8_FLAGS = "--liftoff-only --expose-gc --verify-snapshot-checksum";
 
 /** What `bundle()` writes into its folder (dist/ for the product). */
 export const FILES = {
@@ -216,11 +218,27 @@ export async function bundle({ outdir = "dist", sourcemap = false, codeCache = t
     ...common,
     entryPoints: ["src/launch.ts"],
     outfile: launcherPath,
-    define: { PARTS_MCP_BUILD: JSON.stringify({ v8Flags: V8_FLAGS, bundle: FILES.bundle, hash }) },
+    define: {
+      PARTS_MCP_BUILD: JSON.stringify({
+        v8Flags: V8_FLAGS,
+        bundle: FILES.bundle,
+        hash,
+        // What the cache is made for, for the ready line of a start that cannot use it.
+        madeFor: { node: process.version, nodeFlags: mcpJsonCommand(FILES.launcher).nodeFlags },
+      }),
+    },
     banner: { js: "#!/usr/bin/env node" },
   });
   chmodSync(launcherPath, 0o755);
-  if (codeCache) await warmUp(launcherPath);
+  if (codeCache) {
+    // Only a speed-up: a warm-up that fails leaves a working build without a cache, and says why.
+    try {
+      await warmUp(launcherPath);
+    } catch (error) {
+      for (const file of readdirSync(dir)) if (file.endsWith(".v8cache")) rmSync(join(dir, file));
+      console.warn(`build: no code cache, the server will compile at each start: ${error.message}`);
+    }
+  }
   return result.metafile;
 }
 

@@ -10,10 +10,15 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
-import { CODE_CACHE_STATE, type CodeCacheState } from "./code-cache";
+import { CODE_CACHE_STATE, type CodeCacheFinding } from "./code-cache";
 
-/** Set by scripts/build.mjs: V8 flags of the server, the bundle's file name and content hash. */
-declare const PARTS_MCP_BUILD: { v8Flags: string; bundle: string; hash: string };
+/** Set by scripts/build.mjs: V8 flags of the server, the bundle's name and hash, the cache's Node. */
+declare const PARTS_MCP_BUILD: {
+  v8Flags: string;
+  bundle: string;
+  hash: string;
+  madeFor: CodeCacheFinding["madeFor"];
+};
 
 // Before anything is compiled, and the same at build and at run time: the cache records the flags.
 setFlagsFromString(PARTS_MCP_BUILD.v8Flags);
@@ -27,13 +32,25 @@ try {
 } catch {
   // No cache (a build that skipped it, a read-only copy without it): compile from source.
 }
+let bundle: string;
+try {
+  bundle = readFileSync(bundlePath, "utf8");
+} catch (error) {
+  process.stderr.write(
+    `parts-mcp: cannot read ${bundlePath} (${(error as NodeJS.ErrnoException).code}): run npm run build.\n`,
+  );
+  process.exit(1);
+}
 // The bundle is CommonJS, run as Node runs a module: in a function of the module's five names,
 // opened on a line of its own that the line offset hides (stack traces and source maps match).
-const source = `(function (exports, require, module, __filename, __dirname) {\n${readFileSync(bundlePath, "utf8")}\n})`;
+const source = `(function (exports, require, module, __filename, __dirname) {\n${bundle}\n})`;
 const script = new Script(source, { filename: bundlePath, lineOffset: -1, cachedData });
 
-const state: CodeCacheState = !cachedData ? "absent" : script.cachedDataRejected ? "rejected" : "used";
-(globalThis as Record<symbol, CodeCacheState>)[CODE_CACHE_STATE] = state;
+const finding: CodeCacheFinding = {
+  state: !cachedData ? "absent" : script.cachedDataRejected ? "rejected" : "used",
+  madeFor: PARTS_MCP_BUILD.madeFor,
+};
+(globalThis as Record<symbol, CodeCacheFinding>)[CODE_CACHE_STATE] = finding;
 
 // The build's warm-up starts ask for the cache of everything compiled by the time they stop
 // (an internal switch of scripts/code-cache.mjs, not a setting: a running server writes nothing).

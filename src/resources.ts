@@ -221,49 +221,62 @@ export function explainUnknownAddresses(server: McpServer, addresses: readonly s
   });
 }
 
+/** A URI longer than this is shown cut short, and gets no suggestion. */
+const SHOWN_URI_CHARS = 200;
+
 /** What a URI matching no address gets: the addresses there are, and the closest to what was asked. */
 function unknownAddress(uri: string, addresses: readonly string[]): string {
+  const shown = escapeInvisible(uri.length > SHOWN_URI_CHARS ? `${uri.slice(0, SHOWN_URI_CHARS)}…` : uri);
   const lines = [
-    `No resource has the address ${uri}. Addresses: ${addresses.join(", ")} (resources/list and resources/templates/list describe them).`,
+    `No resource has the address ${shown}. Addresses: ${addresses.join(", ")} (resources/list and resources/templates/list describe them).`,
   ];
-  const closest = closestAddress(uri, addresses);
+  const closest = uri.length > SHOWN_URI_CHARS ? undefined : closestAddress(uri, addresses);
   if (closest?.nested) lines.push('An id or code is one path segment: write a "/" in it as %2F.');
-  if (closest) lines.push(`Did you mean ${closest.uri}?`);
+  if (closest) lines.push(`Did you mean ${escapeInvisible(closest.uri)}?`);
   return lines.join(" ");
 }
 
 /**
- * The address `uri` most likely meant: a template's collection misspelt (`parts://part/P-1`) or an
- * id with an unencoded "/" (`parts://parts/P-1/x`), filled with the rest of the URI; or a fixed
- * address a few characters off (`parts://standard`, a view URI of another version).
+ * The address `uri` most likely meant (scheme and collection compared without case, a query or
+ * fragment dropped): a template's collection misspelt (`parts://part/P-1`), an id with an
+ * unencoded "/" (`parts://parts/P-1/x`), filled with the rest of the URI, or no id at all
+ * (`parts://parts`: the template itself); a fixed address a few characters off
+ * (`parts://standard`) or one path segment off (a view URI of another version).
  */
 function closestAddress(
   uri: string,
   addresses: readonly string[],
 ): { uri: string; nested: boolean } | undefined {
   let best: { uri: string; nested: boolean; distance: number } | undefined;
-  const consider = (candidate: string, distance: number, nested: boolean) => {
+  const consider = (candidate: string, distance: number, nested = false) => {
     if (candidate !== uri && (best === undefined || distance < best.distance))
       best = { uri: candidate, nested, distance };
   };
-  const head = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*\/)(.+)$/i.exec(uri);
+  const bare = uri.replace(/[?#].*$/s, "");
+  const [, origin = "", rest = ""] = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)\/?(.*)$/is.exec(bare) ?? [];
   for (const address of addresses) {
     const variable = address.indexOf("{");
     if (variable === -1) {
-      const distance = editDistance(uri, address, 3);
-      if (distance <= 3) consider(address, distance, false);
-    } else if (head) {
-      const [, prefix = "", rest = ""] = head;
-      const distance = editDistance(prefix, address.slice(0, variable), 2);
-      if (distance <= 2)
-        consider(
-          address.slice(0, variable) + encodeURIComponent(safeDecode(rest)),
-          distance,
-          rest.includes("/"),
-        );
+      const distance = editDistance(bare.toLowerCase(), address.toLowerCase(), 3);
+      if (distance <= 3) consider(address, distance);
+      else if (segmentsApart(bare, address) === 1) consider(address, 3);
+      continue;
     }
+    const templateOrigin = address.slice(0, variable - 1);
+    const distance = editDistance(origin.toLowerCase(), templateOrigin, 2);
+    if (origin === "" || distance > 2) continue;
+    if (rest === "") consider(address, distance);
+    else consider(`${templateOrigin}/${encodeURIComponent(safeDecode(rest))}`, distance, rest.includes("/"));
   }
   return best && { uri: best.uri, nested: best.nested };
+}
+
+/** How many path segments two URIs of as many segments differ in; Infinity for other shapes. */
+function segmentsApart(a: string, b: string): number {
+  const left = a.split("/");
+  const right = b.split("/");
+  if (left.length !== right.length) return Number.POSITIVE_INFINITY;
+  return left.filter((segment, i) => segment.toLowerCase() !== right[i]?.toLowerCase()).length;
 }
 
 function safeDecode(value: string): string {

@@ -61,25 +61,31 @@ async function oneCallIn(spec: ServerSpec, era: Era, partId: string): Promise<Rp
 async function idleRss(api: EmbeddedApi, partId: string, ownPartId: string) {
   const samples = new Map<string, number[]>();
   for (let round = 0; round < IDLE_ROUNDS; round++) {
-    const started = new Map<string, RpcSession>();
+    // Each server is sampled at the same times after its own call: the servers start one after
+    // another, and the idle-time collection runs 2 s after a server's last call.
+    const started = new Map<string, { session: RpcSession; calledAt: number }>();
+    const start = async (key: string, spec: ServerSpec, era: Era, id: string) => {
+      const session = await oneCallIn(spec, era, id);
+      started.set(key, { session, calledAt: performance.now() });
+    };
     try {
       for (const era of ERAS) {
-        started.set(`ours ${era}`, await oneCallIn(oursSpec(externalApiEnv(api)), era, partId));
-        started.set(`minimal ${era}`, await oneCallIn(minimalSpec(api), era, partId));
+        await start(`ours ${era}`, oursSpec(externalApiEnv(api)), era, partId);
+        await start(`minimal ${era}`, minimalSpec(api), era, partId);
       }
-      started.set("own", await oneCallIn(oursSpec(), "2025-11-25", ownPartId));
-      const sample = (when: string) => {
-        for (const [key, session] of started) {
-          const label = `${when} ${key}`;
-          samples.set(label, [...(samples.get(label) ?? []), rssMiB(session.pid)]);
-        }
-      };
-      await sleep(SETTLE_MS);
-      sample("settled");
-      await sleep(IDLE_AFTER_MS - SETTLE_MS);
-      sample("idle");
+      await start("own", oursSpec(), "2025-11-25", ownPartId);
+      const record = (label: string, pid: number) =>
+        samples.set(label, [...(samples.get(label) ?? []), rssMiB(pid)]);
+      await Promise.all(
+        [...started].map(async ([key, { session, calledAt }]) => {
+          await sleep(calledAt + SETTLE_MS - performance.now());
+          record(`settled ${key}`, session.pid);
+          await sleep(calledAt + IDLE_AFTER_MS - performance.now());
+          record(`idle ${key}`, session.pid);
+        }),
+      );
     } finally {
-      await Promise.all([...started.values()].map((s) => s.close()));
+      await Promise.all([...started.values()].map(({ session }) => session.close()));
     }
   }
   const median = (key: string) => summarize(samples.get(key) ?? []).median;

@@ -128,8 +128,27 @@ describe.each(ERAS)("resources, completions and prompts (%s era)", (era) => {
       const foreign = await reject("https://example.com/parts/1");
       expect(foreign.message).toMatch(/^No resource has the address https:\/\/example\.com\/parts\/1\./);
       expect(foreign.message).not.toContain("Did you mean");
-      const staleView = await reject("ui://parts-mcp/0.0.1/parts-view.html");
-      expect(staleView.message).toMatch(/Did you mean ui:\/\/parts-mcp\/.+\/parts-view\.html\?/);
+      expect(nested.message).toContain('write a "/" in it as %2F');
+      const staleView = await reject("ui://parts-mcp/2.0.0-beta.1/parts-view.html");
+      expect(staleView.message).toMatch(/Did you mean ui:\/\/parts-mcp\/\d+\.\d+\.\d+\/parts-view\.html\?/);
+      expect((await reject("PARTS://PART/P-1")).message).toContain("Did you mean parts://parts/P-1?");
+      expect((await reject("parts://part/P-1?x=1#top")).message).toContain("Did you mean parts://parts/P-1?");
+      expect((await reject("parts://standard")).message).toContain("Did you mean parts://standards?");
+      expect((await reject("parts://rfqs")).message).toContain("Did you mean parts://rfqs/{id}?");
+    });
+
+    it("echo an unknown address escaped and cut short", async () => {
+      const reject = (uri: string) =>
+        server.client.readResource({ uri }).then(
+          () => undefined,
+          (error) => error,
+        );
+      const hostile = await reject("parts://gadgets/\u202Eevil\u0007");
+      expect(hostile.message).toContain("parts://gadgets/\\u202Eevil\\u0007");
+      expect(hostile.message).not.toMatch(/[\u202E\u0007]/);
+      const long = await reject(`parts://part/${"x".repeat(100_000)}`);
+      expect(long.message.length).toBeLessThan(2_000);
+      expect(long.message).not.toContain("Did you mean");
     });
 
     it("are linked from tool results that name them without carrying them in full", async () => {
