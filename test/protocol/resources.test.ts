@@ -145,7 +145,8 @@ describe.each(ERAS)("resources, completions and prompts (%s era)", (era) => {
         );
       const hostile = await reject("parts://gadgets/\u202Eevil\u0007");
       expect(hostile.message).toContain("parts://gadgets/\\u202Eevil\\u0007");
-      expect(hostile.message).not.toMatch(/[\u202E\u0007]/);
+      expect(hostile.message).not.toContain("\u202E");
+      expect(hostile.message).not.toContain("\u0007");
       const long = await reject(`parts://part/${"x".repeat(100_000)}`);
       expect(long.message.length).toBeLessThan(2_000);
       expect(long.message).not.toContain("Did you mean");
