@@ -4,8 +4,8 @@
 // running that bundle, so:
 // - dist/parts-mcp.js is a launcher (src/launch.ts) that compiles the bundle with V8's code cache
 //   of warm-up starts made here as mcp.json starts the server (scripts/code-cache.mjs): bytecode
-//   instead of parsing and compiling, a third of the time to the first answer. Both are CommonJS (dist/package.json):
-//   Node 20 loads a script faster than an ES module, and the code cache exists for scripts only.
+//   instead of parsing and compiling, a third of the time to the first answer. Both are
+//   CommonJS (dist/package.json, and `common` below says why).
 // - The bundle carries only what the server runs, minified:
 //   - undici: `import { Pool } from "undici"` would pull in all of undici (fetch, WebSocket,
 //     caches, mocks: ~1 MB, a third of the bundle); the named classes come from their own
@@ -212,7 +212,7 @@ export async function bundle({ outdir = "dist", sourcemap = false, codeCache = t
     throw error;
   }
   const hash = createHash("sha256").update(readFileSync(bundlePath)).digest("hex").slice(0, 16);
-  for (const file of readdirSync(dir)) if (file.endsWith(".v8cache")) rmSync(join(dir, file));
+  removeCodeCaches(dir);
   const launcherPath = join(dir, FILES.launcher);
   await build({
     ...common,
@@ -235,11 +235,16 @@ export async function bundle({ outdir = "dist", sourcemap = false, codeCache = t
     try {
       await warmUp(launcherPath);
     } catch (error) {
-      for (const file of readdirSync(dir)) if (file.endsWith(".v8cache")) rmSync(join(dir, file));
+      removeCodeCaches(dir);
       console.warn(`build: no code cache, the server will compile at each start: ${error.message}`);
     }
   }
   return result.metafile;
+}
+
+/** Every code cache in `dir`: one made for an earlier bundle is never read again. */
+function removeCodeCaches(dir) {
+  for (const file of readdirSync(dir)) if (file.endsWith(".v8cache")) rmSync(join(dir, file));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

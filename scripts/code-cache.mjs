@@ -63,14 +63,12 @@ async function startApi(launcher) {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let printed = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk) => {
-    printed += chunk;
-  });
   child.stderr.setEncoding("utf8").on("data", (chunk) => {
     printed += chunk;
   });
   const ready = new Promise((done) => {
-    child.stdout.on("data", () => {
+    child.stdout.setEncoding("utf8").on("data", (chunk) => {
+      printed += chunk;
       const url = /listening on (http:\/\/\S+)/.exec(printed)?.[1];
       const token = /\b(pat_demo_\w+)/.exec(printed)?.[1];
       if (url && token) done({ url, token });

@@ -54,7 +54,7 @@ export function registerViews(server: McpServer): string {
   return VIEW_URI;
 }
 
-/** Where the built document is: beside the bundle (dist/parts-mcp.js), or in dist/ from source. */
+/** Where the built document is: beside the bundle (dist/parts-mcp.bundle.js), or in dist/ from source. */
 const DOCUMENT_CANDIDATES = ["./ui/parts-view.html", "../../dist/ui/parts-view.html"].map((path) =>
   fileURLToPath(new URL(path, import.meta.url)),
 );

@@ -2,7 +2,6 @@
 // session ids, so any replica can answer any request), with /healthz for load balancers. One API
 // client and one reference cache serve every request; each request gets a server of its own,
 // bound to its upstream token (the server's own, or the client's X-Parts-Api-Token).
-
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describeCodeCache } from "../code-cache";
