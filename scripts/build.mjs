@@ -12,6 +12,8 @@
 //     modules instead, with the request API on Dispatcher that undici's index adds.
 //   - ajv: the SDK's Server builds an Ajv instance (with formats) in its constructor, used only
 //     to check elicitation answers, which this server never asks for; it is built on first use.
+//   - undici's HTTP/2 client, which loads node:http2 at start-up, is left out: the client never
+//     offers HTTP/2.
 //   - zod's `locales` namespace keeps English only (the other 47 languages are a third of zod).
 //   Each tweak falls back to the plain import, with a warning, when it does not fit the sources.
 // - `--liftoff-only`: undici parses HTTP with llhttp compiled to WebAssembly, which V8 compiles
@@ -137,7 +139,33 @@ const zodEnglishOnly = {
   },
 };
 
-export const TWEAKS = { undici: undiciSubset, ajv: noAjv, locales: zodEnglishOnly };
+/**
+ * undici without its HTTP/2 client: it loads node:http2 (and tls) at start-up, a tenth of the time
+ * to the first answer, for a protocol the client never offers (undici's `allowH2` defaults to
+ * false and src/client/transport.ts does not set it), so no connection can ever be HTTP/2.
+ */
+const undiciHttp1Only = {
+  name: "undici-http1-only",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher$/.test(args.resolveDir)) return undefined;
+      return { path: "client-h2", namespace: "undici-http1-only" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "undici-http1-only" }, () => ({
+      contents: `module.exports = function connectH2() {
+        throw new Error("parts-mcp is built without undici's HTTP/2 client: the server asked for HTTP/2 although it was not offered");
+      };`,
+      loader: "js",
+    }));
+  },
+};
+
+export const TWEAKS = {
+  undici: undiciSubset,
+  http2: undiciHttp1Only,
+  ajv: noAjv,
+  locales: zodEnglishOnly,
+};
 
 /** Source folders only tests, benchmarks and scripts load (paths as esbuild's metafile names them). */
 const TEST_ONLY_DIRS = ["src/embedded/testing/"];
@@ -204,6 +232,10 @@ export async function bundle({ outdir = "dist", sourcemap = false, codeCache = t
     define: { "import.meta.url": "__bundle_url" },
     banner: { js: 'const __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
   });
+  if (
+    Object.keys(result.metafile.inputs).some((input) => input.endsWith("undici/lib/dispatcher/client-h2.js"))
+  )
+    console.warn("build: undici-http1-only no longer fits undici's sources; its HTTP/2 client is bundled");
   try {
     checkNoTestOnlyCode(result.metafile);
   } catch (error) {
