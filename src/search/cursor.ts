@@ -5,7 +5,7 @@
 // token's hash and the search, so a cursor reveals nothing of the token and fits no other search.
 //
 // Layout (17 bytes, base64url): version 1 · position as uint32 big-endian · 12 bytes of digest.
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "../lazy-crypto";
 import { SearchRefusal } from "./errors";
 
 const VERSION = 1;

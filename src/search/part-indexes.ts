@@ -3,9 +3,10 @@
 // when it was started. They are keyed by a digest of the token, never the token, and never shared
 // between tokens. Losing one costs requests, never a wrong answer: a search holds on to the index
 // it works with, and a cursor carries its position.
-import { createHash } from "node:crypto";
+
 import { LRUCache } from "lru-cache";
 import type { PART_VIEWS } from "../api/schemas";
+import { createHash } from "../lazy-crypto";
 import { PartIndex } from "./part-index";
 
 type PartView = (typeof PART_VIEWS)[number];
