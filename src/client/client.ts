@@ -4,7 +4,7 @@
 // with the endpoint's zod schema (./answer.ts) and turns every failure into one PartsApiError.
 // Redirects are never followed, and undici's own retry is not used: there is exactly one retry
 // layer, here.
-import { Pool } from "undici";
+import type { Pool } from "undici";
 import type { z } from "zod";
 import {
   type EndpointBody,
@@ -92,7 +92,10 @@ interface Prepared {
 }
 
 export class PartsApiClient {
-  private readonly pool: Pool;
+  /** undici's pool, opened by the first request (./pool.ts says why). */
+  private pool: Pool | undefined;
+  private opening: Promise<Pool> | undefined;
+  private readonly connections: number;
   private readonly origin: string;
   private readonly basePath: string;
   private readonly token: string;
@@ -126,8 +129,7 @@ export class PartsApiClient {
     this.logger = options.logger;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.limits = { attemptTimeoutMs: options.attemptTimeoutMs, maxResponseBytes: options.maxResponseBytes };
-    // Keep-alive is undici's default; no retry interceptor, no redirect interceptor.
-    this.pool = new Pool(this.origin, { connections: options.connections ?? 16 });
+    this.connections = options.connections ?? 16;
   }
 
   /** Calls one endpoint and returns its response, parsed with the endpoint's schema. */
@@ -157,12 +159,14 @@ export class PartsApiClient {
    */
   close(): Promise<void> {
     this.closed ??= (async () => {
+      // Opened now if it never was, so that calls made afterwards fail as on any closed pool.
+      const pool = await this.openPool();
       const cutOff = setTimeout(() => {
-        this.pool.destroy().catch(() => {});
+        pool.destroy().catch(() => {});
       }, CLOSE_GRACE_MS);
       cutOff.unref();
       try {
-        await this.pool.close();
+        await pool.close();
       } catch {
         // destroyed during the grace period
       } finally {
@@ -170,6 +174,14 @@ export class PartsApiClient {
       }
     })();
     return this.closed;
+  }
+
+  private openPool(): Promise<Pool> {
+    this.opening ??= import("./pool").then(({ openPool }) => {
+      this.pool = openPool(this.origin, this.connections);
+      return this.pool;
+    });
+    return this.opening;
   }
 
   private prepare<N extends EndpointName>(
@@ -245,7 +257,7 @@ export class PartsApiClient {
       let retryAfterMs: number | undefined;
       try {
         const response = await sendAttempt(
-          this.pool,
+          this.pool ?? (await this.openPool()),
           request,
           this.maxResponseBytes,
           limitedByDeadline ? remaining : this.attemptTimeoutMs,

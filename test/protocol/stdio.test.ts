@@ -148,6 +148,48 @@ describe("the stdio server", () => {
     expect(lines.map((l) => JSON.parse(l).id)).toEqual([1, 2]);
   });
 
+  it("answers first without loading what only upstream requests need (undici, node:http, node:crypto)", async () => {
+    // They cost about 10 ms of every cold start; the client loads them on its first request.
+    const entry = mcpJsonEntry();
+    const child = spawn(
+      process.execPath,
+      ["-r", join(repoRoot, "test/support/builtins-at-first-answer.cjs"), ...entry.args],
+      {
+        cwd: repoRoot,
+        env: {
+          PATH: process.env.PATH ?? "",
+          ...entry.env,
+          PARTS_API_BASE_URL: api.url,
+          PARTS_API_TOKEN: api.demoToken,
+        },
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdin.write(initialize);
+    await once(child.stdout, "data");
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_part", arguments: { id: "nope" } } })}\n`,
+    );
+    while (stdout.split("\n").filter(Boolean).length < 2) await once(child.stdout, "data");
+    child.stdin.end();
+    await once(child, "exit");
+    const line = stderr.split("\n").find((l) => l.startsWith("builtins-at-first-answer: "));
+    const loaded = new Set(line?.slice("builtins-at-first-answer: ".length).split(" "));
+    expect(loaded.has("net"), "the probe saw the stdio pipes").toBe(true);
+    for (const name of ["http", "_http_client", "crypto", "assert", "http2"])
+      expect(loaded.has(name), name).toBe(false);
+    // …and the call after it reached the API through them.
+    expect(JSON.parse(stdout.split("\n")[1] ?? "{}").result.content[0].text).toContain("nope");
+  });
+
   it("exits 0 on SIGTERM", async () => {
     const child = spawnFromMcpJson({ PARTS_API_BASE_URL: api.url, PARTS_API_TOKEN: api.demoToken });
     child.stdin.write(initialize);
