@@ -210,6 +210,15 @@ const common = {
   logLevel: "warning",
 };
 
+/** How a bundle that the launcher loads is built (the bench's minimal server too: test/bench/floor.ts). */
+export const BUNDLE_OPTIONS = {
+  ...common,
+  plugins: Object.values(TWEAKS),
+  // The views find their document beside the bundle through import.meta.url.
+  define: { "import.meta.url": "__bundle_url" },
+  banner: { js: 'const __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
+};
+
 /**
  * Builds the server into `outdir`: the bundle of src/cli.ts (fails on test-only code), the
  * launcher (src/launch.ts) that loads it, a package.json that makes both CommonJS, and, unless
@@ -222,15 +231,11 @@ export async function bundle({ outdir = "dist", sourcemap = false, codeCache = t
   writeFileSync(join(dir, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
   const bundlePath = join(dir, FILES.bundle);
   const result = await build({
-    ...common,
+    ...BUNDLE_OPTIONS,
     entryPoints: ["src/cli.ts"],
     outfile: bundlePath,
     sourcemap: sourcemap ? "linked" : false,
     metafile: true,
-    plugins: Object.values(TWEAKS),
-    // The views find their document beside the bundle through import.meta.url.
-    define: { "import.meta.url": "__bundle_url" },
-    banner: { js: 'const __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
   });
   if (
     Object.keys(result.metafile.inputs).some((input) => input.endsWith("undici/lib/dispatcher/client-h2.js"))
@@ -243,25 +248,8 @@ export async function bundle({ outdir = "dist", sourcemap = false, codeCache = t
     rmSync(`${bundlePath}.map`, { force: true });
     throw error;
   }
-  const hash = createHash("sha256").update(readFileSync(bundlePath)).digest("hex").slice(0, 16);
   removeCodeCaches(dir);
-  const launcherPath = join(dir, FILES.launcher);
-  await build({
-    ...common,
-    entryPoints: ["src/launch.ts"],
-    outfile: launcherPath,
-    define: {
-      PARTS_MCP_BUILD: JSON.stringify({
-        v8Flags: V8_FLAGS,
-        bundle: FILES.bundle,
-        hash,
-        // What the cache is made for, for the ready line of a start that cannot use it.
-        madeFor: { node: process.version, nodeFlags: mcpJsonCommand(FILES.launcher).nodeFlags },
-      }),
-    },
-    banner: { js: "#!/usr/bin/env node" },
-  });
-  chmodSync(launcherPath, 0o755);
+  const launcherPath = await writeLauncher(dir, FILES.bundle);
   if (codeCache) {
     // Only a speed-up: a warm-up that fails leaves a working build without a cache, and says why.
     try {
@@ -272,6 +260,35 @@ export async function bundle({ outdir = "dist", sourcemap = false, codeCache = t
     }
   }
   return result.metafile;
+}
+
+/**
+ * Writes the launcher (src/launch.ts) of the bundle `bundleFile` in `dir`, as FILES.launcher; the
+ * bench starts its code-cached minimal server with the same launcher (test/bench/floor.ts).
+ */
+export async function writeLauncher(dir, bundleFile) {
+  const hash = createHash("sha256")
+    .update(readFileSync(join(dir, bundleFile)))
+    .digest("hex")
+    .slice(0, 16);
+  const launcherPath = join(dir, FILES.launcher);
+  await build({
+    ...common,
+    entryPoints: ["src/launch.ts"],
+    outfile: launcherPath,
+    define: {
+      PARTS_MCP_BUILD: JSON.stringify({
+        v8Flags: V8_FLAGS,
+        bundle: bundleFile,
+        hash,
+        // What the cache is made for, for the ready line of a start that cannot use it.
+        madeFor: { node: process.version, nodeFlags: mcpJsonCommand(FILES.launcher).nodeFlags },
+      }),
+    },
+    banner: { js: "#!/usr/bin/env node" },
+  });
+  chmodSync(launcherPath, 0o755);
+  return launcherPath;
 }
 
 /** Every code cache in `dir`: one made for an earlier bundle is never read again. */

@@ -2,9 +2,11 @@
 // `initialize` result in the 2025 era, the `server/discover` result in the 2026 era), and to the
 // first get_part result. The client is a bare pipe (test/bench/rpc.ts), so only the servers' time
 // counts: the opening request is written at once and waits in the pipe until the server reads it,
-// as with a real client. Spawns alternate between the two servers, era by era, so that both see
-// the same machine.
+// as with a real client. Spawns alternate between the servers, era by era, so that all see the
+// same machine. Beside the two, the start-up floor (floor.ts): the minimal server built and started
+// as parts-mcp is, which shows what of a start is the SDK's and what is parts-mcp's.
 import type { EmbeddedApi } from "../../src/embedded";
+import { buildFloor } from "./floor";
 import {
   checkRatio,
   externalApiEnv,
@@ -20,7 +22,7 @@ import {
 } from "./lib";
 import { ERAS, type Era, RpcSession, type ServerSpec } from "./rpc";
 
-const SPAWNS = 10;
+const SPAWNS = 20;
 
 export interface StartSample {
   firstAnswerMs: number;
@@ -57,6 +59,7 @@ interface ColdStartResult {
   era: Era;
   ours: { firstAnswer: Summary; firstTool: Summary };
   minimal: { firstAnswer: Summary; firstTool: Summary };
+  floor: { firstAnswer: Summary; firstTool: Summary };
 }
 
 export async function benchColdStart(report: Report, api: EmbeddedApi, partId: string, ownPartId: string) {
@@ -64,18 +67,20 @@ export async function benchColdStart(report: Report, api: EmbeddedApi, partId: s
   const minimal = minimalSpec(api);
   // mcp.json as shipped: no API configured, so the embedded sample API starts in the process.
   const ownApi = oursSpec();
+  const floor = await buildFloor(api, partId);
+  const specs = { ours, minimal, floor };
   const samples = new Map<string, StartSample[]>();
   const add = (key: string, sample: StartSample) => samples.set(key, [...(samples.get(key) ?? []), sample]);
   for (const era of ERAS) {
     await coldStartOnce(ours, era, partId); // warms the file cache: not counted
     await coldStartOnce(minimal, era, partId);
+    await coldStartOnce(floor, era, partId);
   }
   for (let i = 0; i < SPAWNS; i++) {
     for (const era of ERAS) {
-      // Which server goes first alternates too.
-      const pair = i % 2 === 0 ? (["ours", "minimal"] as const) : (["minimal", "ours"] as const);
-      for (const who of pair)
-        add(`${who} ${era}`, await coldStartOnce(who === "ours" ? ours : minimal, era, partId));
+      // Which server goes first rotates too.
+      const order = (["ours", "minimal", "floor"] as const).map((_, k, all) => all[(i + k) % all.length]);
+      for (const who of order) if (who) add(`${who} ${era}`, await coldStartOnce(specs[who], era, partId));
     }
     add("own", await coldStartOnce(ownApi, "2025-11-25", ownPartId));
   }
@@ -84,6 +89,7 @@ export async function benchColdStart(report: Report, api: EmbeddedApi, partId: s
     era,
     ours: summary(samples.get(`ours ${era}`) ?? []),
     minimal: summary(samples.get(`minimal ${era}`) ?? []),
+    floor: summary(samples.get(`floor ${era}`) ?? []),
   }));
   const how = `median of ${SPAWNS} spawns each (p95 beside), \`node dist/parts-mcp.js\` as mcp.json starts it and \`node ${MINIMAL_SERVER}\`, both against the bench's API, alternated spawn by spawn after one unmeasured spawn each; bare-pipe client`;
   for (const r of results) {
@@ -99,6 +105,12 @@ export async function benchColdStart(report: Report, api: EmbeddedApi, partId: s
         name: `spawn → first get_part result (${r.era})`,
         value: `${ms(r.ours.firstTool.median)} vs minimal ${ms(r.minimal.firstTool.median)}: ${times(r.ours.firstTool.median, r.minimal.firstTool.median)} (p95 ${ms(r.ours.firstTool.p95)} vs ${ms(r.minimal.firstTool.p95)})`,
         how,
+      },
+      {
+        section: "2 cold start",
+        name: `start-up floor: the minimal server bundled with a code cache (${r.era})`,
+        value: `first answer ${ms(r.floor.firstAnswer.median)}: ${times(r.floor.firstAnswer.median, r.minimal.firstAnswer.median)} the minimal server's; parts-mcp ${times(r.ours.firstAnswer.median, r.floor.firstAnswer.median)} the floor's (first get_part ${ms(r.floor.firstTool.median)}: parts-mcp ${times(r.ours.firstTool.median, r.floor.firstTool.median)})`,
+        how: "test/bench/minimal-server.mjs's stdio server bundled by scripts/build.mjs's options and started by parts-mcp's launcher with a code cache from two warm-up starts (test/bench/floor.ts); spawned in turn with the other two",
       },
     );
   }
@@ -126,6 +138,7 @@ export async function benchColdStart(report: Report, api: EmbeddedApi, partId: s
       ...r,
       firstAnswerRatio: round(r.ours.firstAnswer.median / r.minimal.firstAnswer.median, 3),
       firstToolRatio: round(r.ours.firstTool.median / r.minimal.firstTool.median, 3),
+      floorFirstAnswerRatio: round(r.floor.firstAnswer.median / r.minimal.firstAnswer.median, 3),
     })),
     ownEmbeddedApi: own,
   };

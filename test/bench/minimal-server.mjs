@@ -8,13 +8,15 @@
 // default, `--http --port N` for Streamable HTTP.
 //
 //   PARTS_API_BASE_URL=… PARTS_API_TOKEN=… node test/bench/minimal-server.mjs [--http --port N]
+
+import { pathToFileURL } from "node:url";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
 
 const base = process.env.PARTS_API_BASE_URL;
 const headers = { authorization: `Bearer ${process.env.PARTS_API_TOKEN}`, accept: "application/json" };
 
-function buildServer() {
+export function buildServer() {
   const server = new McpServer({ name: "minimal-parts", version: "1.0.0" });
   server.registerTool(
     "get_part",
@@ -28,20 +30,26 @@ function buildServer() {
   return server;
 }
 
+// Run as a program; imported by minimal-floor.mjs, it only lends buildServer. No top-level await,
+// so that esbuild can bundle it as CommonJS for the bench's start-up floor (floor.ts).
+const isProgram = import.meta.url === pathToFileURL(process.argv[1] ?? "").href;
 const portAt = process.argv.indexOf("--port");
-if (process.argv.includes("--http")) {
-  const { createServer } = await import("node:http");
-  const { toNodeHandler } = await import("@modelcontextprotocol/node");
-  const handler = toNodeHandler(createMcpHandler(buildServer));
-  const http = createServer((req, res) => {
-    if (req.url === "/healthz") res.end("ok");
-    else void handler(req, res);
-  });
-  http.listen(Number(portAt === -1 ? 0 : process.argv[portAt + 1]), "127.0.0.1", () => {
-    console.error(JSON.stringify({ url: `http://127.0.0.1:${http.address().port}/mcp` }));
-  });
-  process.once("SIGTERM", () => http.close(() => process.exit(0)));
-} else {
-  const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
-  serveStdio(buildServer, { legacy: "serve" });
+if (isProgram && process.argv.includes("--http")) {
+  Promise.all([import("node:http"), import("@modelcontextprotocol/node")]).then(
+    ([{ createServer }, { toNodeHandler }]) => {
+      const handler = toNodeHandler(createMcpHandler(buildServer));
+      const http = createServer((req, res) => {
+        if (req.url === "/healthz") res.end("ok");
+        else void handler(req, res);
+      });
+      http.listen(Number(portAt === -1 ? 0 : process.argv[portAt + 1]), "127.0.0.1", () => {
+        console.error(JSON.stringify({ url: `http://127.0.0.1:${http.address().port}/mcp` }));
+      });
+      process.once("SIGTERM", () => http.close(() => process.exit(0)));
+    },
+  );
+} else if (isProgram) {
+  import("@modelcontextprotocol/server/stdio").then(({ serveStdio }) =>
+    serveStdio(buildServer, { legacy: "serve" }),
+  );
 }
