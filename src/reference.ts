@@ -7,6 +7,7 @@ import { LRUCache } from "lru-cache";
 import type { z } from "zod";
 import type { ListStandardsQuery } from "./api/endpoints";
 import type { Category, Criticality, Material, Process, Standard } from "./api/schemas";
+import { entriesAtMost } from "./bounded-cache";
 import type { CallOptions, PartsApiClient } from "./client";
 import { tokenPartition } from "./seen";
 
@@ -96,7 +97,9 @@ export class ReferenceData {
     this.#api = api;
     this.#defaultToken = defaultToken;
     this.#cache =
-      options.ttlMs > 0 ? new LRUCache({ max: options.maxEntries, ttl: options.ttlMs }) : undefined;
+      options.ttlMs > 0
+        ? new LRUCache({ ...entriesAtMost(options.maxEntries), ttl: options.ttlMs })
+        : undefined;
   }
 
   process(code: string, call: CallOptions): Promise<Process> {

@@ -4,6 +4,7 @@
 // digest of the token, never the token) and bounded.
 
 import { LRUCache } from "lru-cache";
+import { entriesAtMost } from "./bounded-cache";
 import type { CallOptions } from "./client";
 import { createHash } from "./lazy-crypto";
 import type { ReferenceKind } from "./reference";
@@ -22,7 +23,7 @@ const MAX_PER_KIND = 5_000;
 export class SeenRecords {
   readonly #defaultToken: string;
   /** Ids by `partition/kind`, most recently seen last. */
-  readonly #lists = new LRUCache<string, Set<string>>({ max: 10_000 });
+  readonly #lists = new LRUCache<string, Set<string>>(entriesAtMost(10_000));
 
   constructor(defaultToken: string) {
     this.#defaultToken = defaultToken;
@@ -48,7 +49,7 @@ export class SeenRecords {
   }
 }
 
-const partitions = new LRUCache<string, string>({ max: 10_000 });
+const partitions = new LRUCache<string, string>(entriesAtMost(10_000));
 
 /** A digest of a token that names its share of a cache: the token cannot be read back from it. */
 export function tokenPartition(token: string): string {

@@ -60,6 +60,23 @@ describe("ReferenceData", () => {
     expect(seen.known("part", {})).toEqual([]);
   });
 
+  it("keeps at most maxEntries records, dropping the least recently used", async () => {
+    const reference = new ReferenceData(client, api.demoToken, { ttlMs: 60_000, maxEntries: 2 });
+    const [a, b, c] = api.store.standards().map((standard) => standard.code);
+    if (!a || !b || !c) throw new Error("the sample data has fewer than three standards");
+    const requests = () => api.stats.requests("getStandard");
+    const before = requests();
+    await reference.standard(a, {});
+    await reference.standard(b, {});
+    await reference.standard(a, {}); // a is now the most recently used
+    expect(requests() - before).toBe(2);
+    await reference.standard(c, {}); // evicts b
+    await reference.standard(a, {});
+    expect(requests() - before).toBe(3);
+    await reference.standard(b, {});
+    expect(requests() - before).toBe(4);
+  });
+
   it("with a TTL of 0 caches nothing", async () => {
     const reference = new ReferenceData(client, api.demoToken, { ttlMs: 0, maxEntries: 100 });
     const before = api.stats.requests("getStandard");
