@@ -16,9 +16,10 @@ beforeAll(async () => {
 });
 afterAll(() => api?.close());
 
-function spawnFromMcpJson(env: Record<string, string>) {
+/** The server as mcp.json starts it, with `env` added and Node options before mcp.json's. */
+function spawnFromMcpJson(env: Record<string, string>, nodeOptions: string[] = []) {
   const entry = mcpJsonEntry();
-  return spawn(process.execPath, entry.args, {
+  return spawn(process.execPath, [...nodeOptions, ...entry.args], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? "", ...entry.env, ...env },
     stdio: ["pipe", "pipe", "pipe"],
@@ -150,21 +151,10 @@ describe("the stdio server", () => {
 
   it("answers first without loading what only upstream requests need (undici, node:http, node:crypto)", async () => {
     // They cost about 10 ms of every cold start; the client loads them on its first request.
-    const entry = mcpJsonEntry();
-    const child = spawn(
-      process.execPath,
-      ["-r", join(repoRoot, "test/support/builtins-at-first-answer.cjs"), ...entry.args],
-      {
-        cwd: repoRoot,
-        env: {
-          PATH: process.env.PATH ?? "",
-          ...entry.env,
-          PARTS_API_BASE_URL: api.url,
-          PARTS_API_TOKEN: api.demoToken,
-        },
-        stdio: ["pipe", "pipe", "pipe"],
-      },
-    );
+    const child = spawnFromMcpJson({ PARTS_API_BASE_URL: api.url, PARTS_API_TOKEN: api.demoToken }, [
+      "-r",
+      join(repoRoot, "test/support/builtins-at-first-answer.cjs"),
+    ]);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
