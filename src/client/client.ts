@@ -92,7 +92,7 @@ interface Prepared {
 }
 
 export class PartsApiClient {
-  /** undici's pool, opened by the first request (./pool.ts says why). */
+  /** undici's pool, opened by the first request (./pool.ts says why), never after close(). */
   private pool: Pool | undefined;
   private opening: Promise<Pool> | undefined;
   private readonly connections: number;
@@ -159,8 +159,8 @@ export class PartsApiClient {
    */
   close(): Promise<void> {
     this.closed ??= (async () => {
-      // Opened now if it never was, so that calls made afterwards fail as on any closed pool.
-      const pool = await this.openPool();
+      const pool = await this.opening?.catch(() => undefined);
+      if (!pool) return; // never opened: nothing in flight, and openPool() now refuses
       const cutOff = setTimeout(() => {
         pool.destroy().catch(() => {});
       }, CLOSE_GRACE_MS);
@@ -176,11 +176,22 @@ export class PartsApiClient {
     return this.closed;
   }
 
+  /** The pool, opened on first use; a failure as undici's own on a pool closed before any request. */
   private openPool(): Promise<Pool> {
-    this.opening ??= import("./pool").then(({ openPool }) => {
-      this.pool = openPool(this.origin, this.connections);
-      return this.pool;
-    });
+    if (this.closed && !this.opening) {
+      const closed = Object.assign(new Error("the client is closed"), { code: "UND_ERR_CLOSED" });
+      return Promise.reject(new AttemptFailure("network", false, closed));
+    }
+    this.opening ??= import("./pool").then(
+      ({ openPool }) => {
+        this.pool = openPool(this.origin, this.connections);
+        return this.pool;
+      },
+      (error: unknown) => {
+        this.opening = undefined; // a later request tries again
+        throw error;
+      },
+    );
     return this.opening;
   }
 
@@ -239,6 +250,13 @@ export class PartsApiClient {
     let sent = false;
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw cancelledError(ctx, attempt - 1, sent);
+      let pool: Pool;
+      try {
+        pool = this.pool ?? (await this.openPool());
+      } catch (failure) {
+        if (!(failure instanceof AttemptFailure)) throw failure;
+        throw errorFromFailure(ctx, failure, attempt, sent, this.limits);
+      }
       const remaining = deadline.remaining();
       if (remaining <= 0) throw deadlineError(ctx, attempt - 1, sent, Date.now() - startedAt);
       const limitedByDeadline = remaining <= this.attemptTimeoutMs;
@@ -257,7 +275,7 @@ export class PartsApiClient {
       let retryAfterMs: number | undefined;
       try {
         const response = await sendAttempt(
-          this.pool ?? (await this.openPool()),
+          pool,
           request,
           this.maxResponseBytes,
           limitedByDeadline ? remaining : this.attemptTimeoutMs,
