@@ -186,6 +186,7 @@ function checkNoTestOnlyCode(metafile) {
  * V8 flags of the server process, set by the launcher before anything is compiled. V8 accepts a
  * code cache only under the flags it was made with (at the warm-up's exit), so a flag the server
  * sets later is set here from the start: --expose-gc, which src/idle-gc.ts sets on the first call.
+ * (Its compaction flag is on during its collection only: test/idle-gc.test.ts.)
  * --verify-snapshot-checksum: Node 20's V8 checks a code cache's header only, and a cache damaged
  * after it (a bad disk, a partial copy) would crash the process; with the checksum it is refused.
  */

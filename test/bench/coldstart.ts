@@ -91,7 +91,7 @@ export async function benchColdStart(report: Report, api: EmbeddedApi, partId: s
     minimal: summary(samples.get(`minimal ${era}`) ?? []),
     floor: summary(samples.get(`floor ${era}`) ?? []),
   }));
-  const how = `median of ${SPAWNS} spawns each (p95 beside), \`node dist/parts-mcp.js\` as mcp.json starts it and \`node ${MINIMAL_SERVER}\`, both against the bench's API, alternated spawn by spawn after one unmeasured spawn each; bare-pipe client`;
+  const how = `median of ${SPAWNS} spawns each (p95 beside), \`node dist/parts-mcp.js\` as mcp.json starts it and \`node ${MINIMAL_SERVER}\`, both against the bench's API, taking turns spawn by spawn with the floor (below) after one unmeasured spawn each; bare-pipe client`;
   for (const r of results) {
     report.rows.push(
       {
