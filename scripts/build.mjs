@@ -229,7 +229,6 @@ export const BUNDLE_OPTIONS = {
 export async function bundle({ outdir = "dist", sourcemap = false, codeCache = true } = {}) {
   const dir = resolve(root, outdir);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
   const bundlePath = join(dir, FILES.bundle);
   const result = await build({
     ...BUNDLE_OPTIONS,
@@ -264,10 +263,12 @@ export async function bundle({ outdir = "dist", sourcemap = false, codeCache = t
 }
 
 /**
- * Writes the launcher (src/launch.ts) of the bundle `bundleFile` in `dir`, as FILES.launcher; the
- * bench starts its code-cached minimal server with the same launcher (test/bench/floor.ts).
+ * Writes the launcher (src/launch.ts) of the bundle `bundleFile` in `dir`, as FILES.launcher, and
+ * the package.json that makes both CommonJS; the bench starts its code-cached minimal server with
+ * the same launcher (test/bench/floor.ts).
  */
 export async function writeLauncher(dir, bundleFile) {
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
   const hash = createHash("sha256")
     .update(readFileSync(join(dir, bundleFile)))
     .digest("hex")

@@ -2,7 +2,7 @@
 // one minified CommonJS bundle started by parts-mcp's own launcher with a V8 code cache made by
 // warm-up starts. What the SDK alone costs a server that uses every start-up measure parts-mcp
 // uses; cold start prints both servers against it (coldstart.ts).
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 // @ts-expect-error the build script is plain JavaScript
@@ -18,7 +18,6 @@ const BUNDLE = "minimal.bundle.js";
 export async function buildFloor(api: EmbeddedApi, partId: string): Promise<ServerSpec> {
   rmSync(DIR, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true });
-  writeFileSync(join(DIR, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
   await build({
     ...BUNDLE_OPTIONS,
     entryPoints: ["test/bench/minimal-floor.mjs"],
