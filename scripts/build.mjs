@@ -16,9 +16,9 @@
 //     offers HTTP/2.
 //   - zod's `locales` namespace keeps English only (the other 47 languages are a third of zod).
 //   Each tweak falls back to the plain import, with a warning, when it does not fit the sources.
-// - `--liftoff-only`: undici parses HTTP with llhttp compiled to WebAssembly, which V8 compiles
-//   again with TurboFan in a background thread whose memory (~10 MiB of RSS) is never given back;
-//   Liftoff's code parses API responses as fast as needed. Set before anything is compiled.
+// - No V8 flags on the launcher's command line but mcp.json's heap size: the flags the server
+//   needs are set only for their moment (src/v8-flags.ts), since under any flag that is not at its
+//   default Node compiles its own modules from source instead of from its built-in code cache.
 // - No test-only code: the embedded API's fault injection, request statistics and state
 //   accessors (src/embedded/testing/) are for tests and benchmarks; the build fails when the
 //   bundle's inputs include any of them.
@@ -182,16 +182,6 @@ function checkNoTestOnlyCode(metafile) {
   }
 }
 
-/**
- * V8 flags of the server process, set by the launcher before anything is compiled. V8 accepts a
- * code cache only under the flags it was made with (at the warm-up's exit), so a flag the server
- * sets later is set here from the start: --expose-gc, which src/idle-gc.ts sets on the first call.
- * (Its compaction flag is on during its collection only: test/idle-gc.test.ts.)
- * --verify-snapshot-checksum: Node 20's V8 checks a code cache's header only, and a cache damaged
- * after it (a bad disk, a partial copy) would crash the process; with the checksum it is refused.
- */
-const V8_FLAGS = "--liftoff-only --expose-gc --verify-snapshot-checksum";
-
 /** What `bundle()` writes into its folder (dist/ for the product). */
 export const FILES = {
   launcher: "parts-mcp.js",
@@ -280,7 +270,6 @@ export async function writeLauncher(dir, bundleFile) {
     outfile: launcherPath,
     define: {
       PARTS_MCP_BUILD: JSON.stringify({
-        v8Flags: V8_FLAGS,
         bundle: bundleFile,
         hash,
         // What the cache is made for, for the ready line of a start that cannot use it.

@@ -8,20 +8,20 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
 import { CODE_CACHE_STATE, type CodeCacheFinding } from "./code-cache";
+import { checkCodeCache, resetHeapSizeFlags, undoWasmLiftoffOnly } from "./v8-flags";
 
-/** Set by scripts/build.mjs: V8 flags of the server, the bundle's name and hash, the cache's Node. */
+/** Set by scripts/build.mjs: the bundle's name and hash, the cache's Node. */
 declare const PARTS_MCP_BUILD: {
-  v8Flags: string;
   bundle: string;
   hash: string;
   madeFor: CodeCacheFinding["madeFor"];
 };
 
-// Before anything is compiled, and the same at build and at run time: the cache records the flags.
-setFlagsFromString(PARTS_MCP_BUILD.v8Flags);
+// V8 takes a code cache only under the flags it was written with: these, at build and at run time.
+resetHeapSizeFlags();
+checkCodeCache(true);
 
 const bundlePath = join(__dirname, PARTS_MCP_BUILD.bundle);
 const cachePath = join(__dirname, `${PARTS_MCP_BUILD.bundle}.${PARTS_MCP_BUILD.hash}.v8cache`);
@@ -45,6 +45,7 @@ try {
 // opened on a line of its own that the line offset hides (stack traces and source maps match).
 const source = `(function (exports, require, module, __filename, __dirname) {\n${bundle}\n})`;
 const script = new Script(source, { filename: bundlePath, lineOffset: -1, cachedData });
+checkCodeCache(false);
 
 const finding: CodeCacheFinding = {
   state: !cachedData ? "absent" : script.cachedDataRejected ? "rejected" : "used",
@@ -57,6 +58,8 @@ const finding: CodeCacheFinding = {
 if (process.env.PARTS_MCP_WRITE_CODE_CACHE === "1") {
   process.once("exit", () => {
     try {
+      undoWasmLiftoffOnly();
+      checkCodeCache(true);
       writeFileSync(cachePath, script.createCachedData());
     } catch (error) {
       process.stderr.write(`parts-mcp: the code cache could not be written: ${(error as Error).message}\n`);

@@ -1,6 +1,7 @@
-// The idle-time collection switches V8's compaction flag on for itself only. V8 stamps a code
-// cache with the flags in force when it is made and refuses it under others, so a flag left on
-// would silently spoil the cache the build's warm-up writes at its exit (scripts/code-cache.mjs).
+// The idle-time collection runs once the server has been idle for a moment, and sets V8's flags
+// for itself only. V8 stamps a code cache with the flags in force when it is made and refuses it
+// under others, so a flag left on would silently spoil the cache the build's warm-up writes at its
+// exit (scripts/code-cache.mjs), and Node's cache of its own modules (src/v8-flags.ts).
 import { Script } from "node:vm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { collectWhenIdle } from "../src/idle-gc";
@@ -14,9 +15,8 @@ afterEach(() => {
 describe("the idle-time collection", () => {
   it("runs once the server is idle and leaves V8's flags as it found them", () => {
     vi.useFakeTimers();
-    // The first call sets --expose-gc at once, as the launcher does at start-up (scripts/build.mjs).
-    collectWhenIdle();
     const before = cacheOf();
+    collectWhenIdle();
     expect(vi.getTimerCount()).toBe(1);
     vi.advanceTimersByTime(1_999);
     expect(vi.getTimerCount()).toBe(1);

@@ -1,0 +1,60 @@
+// The V8 flags this process sets, each only while it is needed. Node compiles its own modules
+// (streams, net, http, ...) from V8's code cache built into Node, which V8 takes only while every
+// flag is at its default; under any other flag each built-in module is compiled from source, two
+// to three times slower (about 5 ms of a start: npm run bench, cold start). So a flag is set for
+// its moment and put back, and when the launcher writes the bundle's code cache (src/launch.ts)
+// the flags are those the next start compiles under, or V8 refuses that cache.
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+/**
+ * mcp.json's `--max-semi-space-size=1` sizes the young generation when the heap is made, before
+ * any of our code runs; the heap keeps that size after the flag is back at its default (0).
+ */
+export function resetHeapSizeFlags(): void {
+  setFlagsFromString("--max-semi-space-size=0");
+}
+
+/**
+ * While the bundle's code cache is read or written: V8 then checks the cache's checksum (Node
+ * 20's V8 checks only its header otherwise, and a cache damaged after it, by a bad disk or a
+ * partial copy, would crash the process; with the checksum it is refused).
+ */
+export function checkCodeCache(on: boolean): void {
+  setFlagsFromString(on ? "--verify-snapshot-checksum" : "--no-verify-snapshot-checksum");
+}
+
+/**
+ * undici parses HTTP with llhttp compiled to WebAssembly, which V8 compiles again with TurboFan in
+ * a background thread whose memory (3.5 MiB of idle RSS) is never given back; Liftoff's code parses
+ * API responses as fast as needed. Set before the first connection compiles llhttp, for good:
+ * tier-up would otherwise start again on the hot functions.
+ */
+export function wasmLiftoffOnly(): void {
+  setFlagsFromString("--liftoff-only");
+}
+
+/** Puts back what wasmLiftoffOnly set, with the flags it implied (their defaults on Node 20). */
+export function undoWasmLiftoffOnly(): void {
+  setFlagsFromString("--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering");
+}
+
+/** `gc()` without --expose-gc on the command line: the flag, set for a moment, shows in a new context. */
+export function exposedGc(): () => void {
+  setFlagsFromString("--expose-gc");
+  try {
+    return runInNewContext("gc") as () => void;
+  } finally {
+    setFlagsFromString("--no-expose-gc");
+  }
+}
+
+/** One full collection that also compacts the old generation. */
+export function compactingCollection(gc: () => void): void {
+  setFlagsFromString("--compact-on-every-full-gc");
+  try {
+    gc();
+  } finally {
+    setFlagsFromString("--no-compact-on-every-full-gc");
+  }
+}
