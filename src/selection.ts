@@ -14,10 +14,10 @@ export function selectTools(
   selection: SelectionConfig,
 ): readonly ToolDefinition[] {
   let kept = all;
-  if (selection.tools !== undefined) {
+  const wanted = selection.tools?.map((item) => item.toLowerCase());
+  if (wanted !== undefined) {
     const names = new Set(all.map((tool) => tool.name));
     const groups = new Set<string>(TOOL_GROUPS);
-    const wanted = selection.tools.map((item) => item.toLowerCase());
     const unknown = wanted.filter((item) => !names.has(item) && !groups.has(item));
     if (unknown.length > 0) {
       throw new ConfigError(
@@ -31,7 +31,20 @@ export function selectTools(
   }
   if (selection.readOnly) kept = kept.filter((tool) => tool.annotations.readOnlyHint);
   const keptNames = new Set(kept.map((tool) => tool.name));
-  kept = kept.filter((tool) => (tool.requires ?? []).every((name) => keptNames.has(name)));
+  const missing = (tool: ToolDefinition) => (tool.requires ?? []).filter((name) => !keptNames.has(name));
+  // A tool that came with its group goes quietly with the tools it needs; one named on its own is a refusal.
+  const named = kept.find((tool) => missing(tool).length > 0 && wanted?.includes(tool.name));
+  if (named) {
+    const needs = missing(named).join(", ");
+    throw new ConfigError(
+      (name) =>
+        selection.readOnly
+          ? `${name(SELECTION_ENV.tools)} names ${named.name}, which serves only beside ${needs}, and ${name(SELECTION_ENV.readOnly)} removes that: drop ${named.name}, or serve without ${name(SELECTION_ENV.readOnly)}.`
+          : `${name(SELECTION_ENV.tools)} names ${named.name}, which serves only beside ${needs}: add ${needs}, or drop ${named.name}.`,
+      SELECTION_ENV.tools,
+    );
+  }
+  kept = kept.filter((tool) => missing(tool).length === 0);
   if (kept.length === 0) {
     throw new ConfigError(
       (name) =>

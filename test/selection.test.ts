@@ -51,16 +51,25 @@ describe("selectTools", () => {
       "get_part",
       "list_parts",
     ]);
-    expect(names(selectTools(tools, { readOnly: false, tools: ["preview_part", "get_rfq"] }))).toEqual([
-      "get_rfq",
-    ]);
   });
 
-  it("keeps a tool only with the tools it requires", () => {
+  it("keeps a tool only with the tools it requires, and refuses one named without them", () => {
     expect(names(selectTools(tools, { readOnly: false, tools: ["preview_part", "create_part"] }))).toEqual([
       "preview_part",
       "create_part",
     ]);
+    // With its group it goes quietly; named on its own it was asked for, so the server says why not.
+    expect(names(selectTools(tools, { readOnly: true, tools: ["parts"] }))).not.toContain("preview_part");
+    const alone = configError(() =>
+      selectTools(tools, { readOnly: false, tools: ["preview_part", "get_rfq"] }),
+    );
+    expect(alone.message).toBe(
+      "PARTS_MCP_TOOLS names preview_part, which serves only beside create_part: add create_part, or drop preview_part.",
+    );
+    const readOnly = configError(() => selectTools(tools, { readOnly: true, tools: ["preview_part"] }));
+    expect(readOnly.message).toMatch(
+      /^PARTS_MCP_TOOLS names preview_part, which serves only beside create_part, and PARTS_MCP_READ_ONLY removes that: drop preview_part/,
+    );
   });
 
   it("stops on unknown names, listing every valid tool and group", () => {
