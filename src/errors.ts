@@ -123,12 +123,12 @@ function explain(error: PartsApiError, context: FailureContext): string {
 function mayHaveHappened(error: PartsApiError): string {
   const answeredOk = error.status !== undefined && error.status >= 200 && error.status < 300;
   if (answeredOk) {
-    return ` The API answered ${error.status}, so it most likely took effect: check (for a part, with list_parts view IP_OWNER) before calling again, or it will be done twice.`;
+    return ` The API answered ${error.status}, so it most likely took effect: check (for a part, search_parts by its title) before calling again, or it will be done twice.`;
   }
   if (!error.sent) return " Nothing reached the Parts API, so nothing was done: it is safe to call again.";
   if (error.kind === "http" && error.status !== undefined && error.status < 500) return "";
   const repeated = error.attempts > 1 ? "" : " This call is not idempotent, so it was not repeated:";
-  return `${repeated} it may or may not have taken effect, so check (for a part, with list_parts view IP_OWNER) before calling again.`;
+  return `${repeated} it may or may not have taken effect, so check (for a part, search_parts by its title) before calling again.`;
 }
 
 function explainStatus(
@@ -178,7 +178,7 @@ function raise(setting: string, mode: ServingMode): string {
   return mode === "stdio" ? `raise ${setting}` : `the operator of this parts-mcp server can raise ${setting}`;
 }
 
-/** When to try again, from Retry-After: `in 30 s`, `in 4 min`, `in more than an hour`. */
+/** When to try again, from Retry-After: `in 30 s`, `in 15 min`, `in more than an hour`. */
 function when(error: Pick<PartsApiError, "retryAfterSeconds">): string {
   const wait = error.retryAfterSeconds;
   if (wait === undefined) return "shortly";

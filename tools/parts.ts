@@ -52,10 +52,13 @@ export const createPart = defineTool({
     { kind: "category", argument: "categoryIds" },
   ],
   handler: async (body, { api, search, call }) => {
-    const created = await api.call("createPart", { body }, call);
-    // The new part must show in this token's next search: its index is read again.
-    search.forget(call);
-    return created;
+    try {
+      return await api.call("createPart", { body }, call);
+    } finally {
+      // The new part must show in this token's next search, and so must one that a failed call
+      // may have made (its error says to look with search_parts): the index is read again.
+      search.forget(call);
+    }
   },
   links: ({ id }) => [{ kind: "part", id }],
 });

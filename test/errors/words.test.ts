@@ -166,7 +166,7 @@ describe("a call that is not idempotent says what may have happened", () => {
   it("sent, then the connection dropped: it may or may not have taken effect", () => {
     const e = error({ ...post, kind: "network", code: "ECONNRESET", detail: "the connection was reset" });
     expect(say(e, "stdio", create)).toMatch(
-      /This call is not idempotent, so it was not repeated: it may or may not have taken effect, so check \(for a part, with list_parts view IP_OWNER\) before calling again\./,
+      /This call is not idempotent, so it was not repeated: it may or may not have taken effect, so check \(for a part, search_parts by its title\) before calling again\./,
     );
   });
 

@@ -126,6 +126,28 @@ describe.each(ERAS)("search (%s era)", (era) => {
     expect(textOf(unknown)).toMatch(/did you mean pa12/);
     expect(found(await server.call("search_parts", {})).items.length).toBeGreaterThan(0);
   });
+
+  // Last: it adds a part to the API the other tests compare with.
+  it("shows a part whose create_part answer was lost in the next search, as the error says to look", async () => {
+    found(await server.call("search_parts", { text: "bracket" })); // this token's index is complete
+    const title = `Lost answer flange ${era}`;
+    api.faults.add({
+      endpoint: "createPart",
+      action: { kind: "malformed", variant: "reset-mid-body" },
+      times: 1,
+    });
+    try {
+      const created = await server.call("create_part", { title });
+      expect(created.isError).toBe(true);
+      expect(textOf(created)).toMatch(
+        /may or may not have taken effect, so check \(for a part, search_parts by its title\)/,
+      );
+    } finally {
+      api.faults.clear();
+    }
+    const result = found(await server.call("search_parts", { text: title }));
+    expect(result.items.map((item) => item.title)).toEqual([title]);
+  });
 });
 
 describe.each(ERAS)("a search over the 100,000-part catalogue (%s era)", (era) => {
