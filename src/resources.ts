@@ -239,7 +239,7 @@ function unknownAddress(uri: string, addresses: readonly string[]): string {
 /**
  * The address `uri` most likely meant (scheme and collection compared without case, a query or
  * fragment dropped): a template's collection misspelt (`parts://part/P-1`), an id with an
- * unencoded "/" (`parts://parts/P-1/x`), filled with the rest of the URI, or no id at all
+ * unencoded "/" (`parts://parts/P-1/x`; a trailing one dropped), filled with the rest of the URI, or no id at all
  * (`parts://parts`: the template itself); a fixed address a few characters off
  * (`parts://standard`) or one path segment off (a view URI of another version).
  */
@@ -253,7 +253,9 @@ function closestAddress(
       best = { uri: candidate, nested, distance };
   };
   const bare = uri.replace(/[?#].*$/s, "");
-  const [, origin = "", rest = ""] = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)\/?(.*)$/is.exec(bare) ?? [];
+  const [, origin = "", path = ""] = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)\/?(.*)$/is.exec(bare) ?? [];
+  // A trailing "/" closes a path (parts://parts/P-1/) rather than being part of an id.
+  const rest = path.replace(/\/+$/, "");
   for (const address of addresses) {
     const variable = address.indexOf("{");
     if (variable === -1) {

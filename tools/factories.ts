@@ -13,6 +13,7 @@ export const getFactory = defineTool({
   output: Factory,
   annotations: READ,
   notFound: "Check the factory id with the user: the API offers no way to list factories.",
+  lookups: [{ kind: "factory", argument: "id" }],
   handler: ({ id }, { api, call }) => api.call("getFactory", { params: { id } }, call),
   mentions: (factory) => [{ kind: "factory", id: factory.id }],
 });

@@ -13,6 +13,7 @@ export const getRfq = defineTool({
   output: Rfq,
   annotations: READ,
   notFound: "Check the RFQ id with the user: the API offers no way to list or find RFQs.",
+  lookups: [{ kind: "rfq", argument: "id" }],
   handler: ({ id }, { api, call }) => api.call("getRfq", { params: { id } }, call),
   links: (rfq) => [{ kind: "part", id: rfq.partId }],
   mentions: (rfq) => [{ kind: "rfq", id: rfq.id }],

@@ -85,7 +85,7 @@ interface ReferenceRecords {
   criticality: Criticality;
   category: Category;
 }
-export type SuggestKind = ReferenceKind | "part";
+export type SuggestKind = ReferenceKind | "part" | "rfq" | "factory";
 
 /** What of each kind of record a fragment is compared with. */
 const SEARCHABLE: { [K in ReferenceKind]: (record: ReferenceRecords[K]) => Searchable } = {
@@ -230,6 +230,10 @@ export class PartSearch {
   }
 
   async #candidates(kind: SuggestKind, call: CallOptions): Promise<Candidate[]> {
+    // RFQs and factories cannot be listed: the ids this token has been shown are all there is.
+    if (kind === "rfq" || kind === "factory") {
+      return this.#seen.known(kind, call).map((id) => ({ keys: [id], names: [] }));
+    }
     if (kind === "part") {
       const tokenHash = this.#tokenHash(call);
       const titles = new Map<string, string | undefined>();

@@ -135,6 +135,10 @@ describe.each(ERAS)("resources, completions and prompts (%s era)", (era) => {
       expect((await reject("parts://part/P-1?x=1#top")).message).toContain("Did you mean parts://parts/P-1?");
       expect((await reject("parts://standard")).message).toContain("Did you mean parts://standards?");
       expect((await reject("parts://rfqs")).message).toContain("Did you mean parts://rfqs/{id}?");
+      const trailing = (await reject("parts://part/P-1/")).message;
+      expect(trailing).toContain("Did you mean parts://parts/P-1?");
+      expect(trailing).not.toContain("%2F");
+      expect((await reject("parts://parts/P-1/")).message).toContain("Did you mean parts://parts/P-1?");
     });
 
     it("echo an unknown address escaped and cut short", async () => {

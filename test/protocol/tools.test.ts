@@ -305,6 +305,13 @@ describe.each(ERAS)("tools (%s era)", (era) => {
       expect(failed(await server.call("get_rfq", { id: "rfq-missing" }))).toMatch(
         /Not found.*GET \/v1\/rfqs\/rfq-missing → 404/,
       );
+      // Neither can be listed, so the ids this token was shown are the ones to offer.
+      expect(failed(await server.call("get_rfq", { id: String(rfqId).toUpperCase() }))).toContain(
+        `did you mean ${rfqId}?`,
+      );
+      expect(failed(await server.call("get_factory", { id: `${factoryId}x` }))).toContain(
+        `did you mean ${factoryId}?`,
+      );
     });
   });
 
