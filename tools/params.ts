@@ -14,8 +14,9 @@ export const urlSafe = (schema: z.ZodString) =>
     message: "contains an unpaired UTF-16 surrogate (broken Unicode); send valid text",
   });
 
+/** Spaces around an id are never part of it (a model copying one often brings them along). */
 const identifier = (description: string) =>
-  urlSafe(z.string().min(1).max(MAX_ID_LENGTH)).describe(description);
+  urlSafe(z.string().trim().min(1).max(MAX_ID_LENGTH)).describe(description);
 
 export const partId = identifier("Part id (see search_parts)");
 export const rfqId = identifier("RFQ id");

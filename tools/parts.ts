@@ -19,7 +19,8 @@ import { REFERENCE_KINDS } from "../src/reference";
 import { CREATE, defineTool, READ, type ResourceRef } from "./define";
 import { categoryId, criticalityId, materialCode, partId, processCode, standardCode } from "./params";
 
-const LIST_PARTS_HINT = "Find part ids with search_parts (by words of the title, or by codes).";
+const LIST_PARTS_HINT =
+  "Find part ids with search_parts (by words of the title, a serial number or external ref, or by codes).";
 
 export const createPart = defineTool({
   name: "create_part",

@@ -160,6 +160,9 @@ describe.each(ERAS)("tools (%s era)", (era) => {
     it("get_part returns the part as the API has it", async () => {
       const part = ok(await server.call("get_part", { id: richPart.id }));
       expect(part).toEqual(richPart);
+      // An id copied with the spaces around it is the id.
+      expect(ok(await server.call("get_part", { id: ` ${richPart.id}\n` }))).toEqual(richPart);
+      expect(failed(await server.call("get_part", { id: "   " }))).toMatch(/Invalid arguments for get_part: id/);
     });
 
     it("list_parts pages with nextPage until hasMore is false, and honours view", async () => {
