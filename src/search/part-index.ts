@@ -16,6 +16,19 @@ import { WordIndex } from "./word-index";
 /** Parts per page read: the API's largest page, for the fewest round trips. */
 export const PAGE_SIZE = PAGE_SIZE_MAX;
 
+/**
+ * A summary points to get_part, which has the whole record: a title longer than this is cut (with
+ * "…"), so that no title, however long, costs a model thousands of tokens in every search.
+ */
+export const SUMMARY_TITLE_CHARS = 200;
+
+function summaryTitle(title: string): string {
+  if (title.length <= SUMMARY_TITLE_CHARS) return title;
+  let end = SUMMARY_TITLE_CHARS - 1;
+  if (/[\uD800-\uDBFF]/.test(title.charAt(end - 1))) end--; // never half a surrogate pair
+  return `${title.slice(0, end)}…`;
+}
+
 export const FILTER_KINDS = ["process", "material", "standard", "criticality", "category"] as const;
 export type FilterKind = (typeof FILTER_KINDS)[number];
 
@@ -193,9 +206,9 @@ export class PartIndex {
     let listed = 0;
     items.forEach((part, j) => {
       stored.ids[j] = part.id;
-      stored.titles[j] = part.title;
+      stored.titles[j] = summaryTitle(part.title);
       stored.serials[j] = part.serialId;
-      bytes += stringBytes(part.id) + stringBytes(part.title) + stringBytes(part.serialId);
+      bytes += stringBytes(part.id) + stringBytes(stored.titles[j]) + stringBytes(part.serialId);
       const singles = j * SINGLES;
       if (part.versionName !== undefined)
         stored.singles[singles + VERSION] = this.#codes.version.intern(part.versionName);

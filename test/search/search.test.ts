@@ -87,6 +87,24 @@ describe("search_parts on the sample data", () => {
     expect(listRequests()).toBe(after);
   });
 
+  it("cuts a long title in a summary, never inside a character, and get_part keeps it whole", async () => {
+    const own = await startTestApi();
+    const r = replica(own);
+    try {
+      // The cut falls between the two halves of the emoji's surrogate pair.
+      const title = `Longtitle probe ${"é".repeat(182)}😀${"z".repeat(5_000)}`;
+      const created = await r.client.call("createPart", { body: { title } }, callWith());
+      const [summary] = (await r.search.searchParts({ text: "longtitle probe" }, callWith())).items;
+      expect(summary?.id).toBe(created.id);
+      expect(summary?.title).toBe(`${title.slice(0, 198)}…`);
+      expect(/\p{Cs}/u.test(summary?.title ?? "")).toBe(false);
+      expect((await r.client.call("getPart", { params: { id: created.id } }, callWith())).title).toBe(title);
+    } finally {
+      await r.close();
+      await own.close();
+    }
+  });
+
   it("finds the engine mount brackets, all of them", async () => {
     const result = await first.search.searchParts({ text: "engine mount bracket", limit: 50 }, callWith());
     const expected = acmeParts.filter((p) => p.title.startsWith("Engine mount bracket"));
