@@ -29,7 +29,8 @@ export const createPart = defineTool({
   description:
     "Create a part; only title is required. Find codes with search_reference and check the draft with preview_part first. Not idempotent: each call creates a part.",
   input: CreatePartBody.extend({
-    title: CreatePartBody.shape.title.describe("Part title"),
+    // Spaces around a title are not part of it, and a title of spaces only is no title.
+    title: z.string().trim().min(1).describe("Part title"),
     processId: processCode.optional(),
     materialId: materialCode.optional(),
     standardIds: z.array(standardCode).optional(),

@@ -327,6 +327,7 @@ describe.each(ERAS)("tools (%s era)", (era) => {
       expect(failed(await server.call("get_part", { id: "p", extra: 1 }))).toMatch(/extra/);
       expect(failed(await server.call("list_parts", { view: "EVERYONE" }))).toMatch(/view/);
       expect(failed(await server.call("create_part", { title: "" }))).toMatch(/title/);
+      expect(failed(await server.call("create_part", { title: " \t " }))).toMatch(/title/);
       expect(
         failed(await server.call("import_part_file", { partId: "p", name: "a", sasUrl: "ftp://x/y" })),
       ).toMatch(/sasUrl/);
