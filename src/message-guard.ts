@@ -1,8 +1,8 @@
 // Checks a JSON-RPC request before the SDK parses it, for both transports, where the SDK would
 // answer badly: a tools/call whose arguments carry a "__proto__" key (the SDK's parsing drops the
 // key, so the tool's strict schema never sees it; refused here as that schema refuses any unknown
-// key), and prompt arguments or completion values that are not strings (the SDK answers -32603
-// with a raw schema dump; here -32602 naming the field).
+// key), and parameters of the wrong type (the SDK answers with a raw schema dump, and for a
+// resources/read without a uri -32603, an internal error; here -32602 naming the field).
 type Id = string | number;
 
 /** The answer to send instead of serving `message`, or undefined to serve it. */
@@ -15,18 +15,25 @@ export function refusalFor(message: unknown): object | undefined {
     const text = `Invalid arguments for ${String(params?.name)}: arguments: Unrecognized key: "__proto__". No request was sent; correct the arguments and call again.`;
     return { jsonrpc: "2.0", id, result: { content: [{ type: "text", text }], isError: true } };
   }
-  const problem = stringParamProblem(request?.method, params);
+  const problem = paramProblem(request?.method, params);
   return problem ? invalidParams(id, problem) : undefined;
 }
 
-function stringParamProblem(
-  method: unknown,
-  params: Record<string, unknown> | undefined,
-): string | undefined {
+function paramProblem(method: unknown, params: Record<string, unknown> | undefined): string | undefined {
   if (method === "prompts/get") {
     for (const [name, value] of Object.entries(record(params?.arguments) ?? {})) {
       if (typeof value !== "string") return `arguments.${name} must be a string (prompt arguments are text)`;
     }
+  }
+  if (method === "tools/call") {
+    if (typeof params?.name !== "string") return "name must be a string (a tool name from tools/list)";
+    const args = params.arguments;
+    if (args !== undefined && (record(args) === undefined || Array.isArray(args))) {
+      return "arguments must be an object of the tool's arguments";
+    }
+  }
+  if (method === "resources/read" && typeof params?.uri !== "string") {
+    return "uri must be a string (an address from resources/list or resources/templates/list)";
   }
   if (method === "completion/complete") {
     const argument = record(params?.argument);

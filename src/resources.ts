@@ -172,10 +172,19 @@ export function registerResources(server: McpServer, scope: RequestScope): strin
         cacheHint: spec.changes ? { ttlMs: 0, cacheScope: "private" } : referenceHint,
       },
       async (uri, variables, ctx) => {
-        const id = decodeVariable(variables[spec.variable]);
+        const id = decodeVariable(variables[spec.variable], uri.href);
         const result = await readThrough(scope, spec.tool, spec.args(id), uri.href, ctx);
         const record = spec.pick ? spec.pick(result) : result;
-        if (record === undefined) throw notFound(uri.href, spec.title, id, entry.tool.notFound);
+        if (record === undefined) {
+          // A batch read answers a missing record with no 404: the closest ones are looked up here.
+          const closest = await scope.suggest(spec.kind, id, scope.callOptions(ctx));
+          throw notFound(
+            uri.href,
+            spec.title,
+            id,
+            `${entry.tool.notFound}${closest ? ` "${id}": ${closest}` : ""}`,
+          );
+        }
         return json(uri.href, record);
       },
     );
@@ -224,11 +233,14 @@ export function explainUnknownAddresses(server: McpServer, addresses: readonly s
 /** A URI longer than this is shown cut short, and gets no suggestion. */
 const SHOWN_URI_CHARS = 200;
 
+/** Text from the request as an answer quotes it: escaped, and cut short. */
+const shown = (text: string) =>
+  escapeInvisible(text.length > SHOWN_URI_CHARS ? `${text.slice(0, SHOWN_URI_CHARS)}…` : text);
+
 /** What a URI matching no address gets: the addresses there are, and the closest to what was asked. */
 function unknownAddress(uri: string, addresses: readonly string[]): string {
-  const shown = escapeInvisible(uri.length > SHOWN_URI_CHARS ? `${uri.slice(0, SHOWN_URI_CHARS)}…` : uri);
   const lines = [
-    `No resource has the address ${shown}. Addresses: ${addresses.join(", ")} (resources/list and resources/templates/list describe them).`,
+    `No resource has the address ${shown(uri)}. Addresses: ${addresses.join(", ")} (resources/list and resources/templates/list describe them).`,
   ];
   const closest = uri.length > SHOWN_URI_CHARS ? undefined : closestAddress(uri, addresses);
   if (closest?.nested) lines.push('An id or code is one path segment: write a "/" in it as %2F.');
@@ -332,12 +344,16 @@ export async function complete<T extends string>(
   return rankRecords(await candidates(), value, (candidate) => ({ keys: [candidate], names: [] }));
 }
 
-function decodeVariable(value: string | string[] | undefined): string {
+function decodeVariable(value: string | string[] | undefined, uri: string): string {
   const raw = Array.isArray(value) ? value.join(",") : (value ?? "");
   try {
     return decodeURIComponent(raw);
   } catch {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `"${raw}" is not a valid percent-encoded value`);
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `"${shown(raw)}" is not a valid percent-encoded value: write each byte as %XX, e.g. a space as %20.`,
+      { uri },
+    );
   }
 }
 

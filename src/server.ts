@@ -22,7 +22,7 @@ import { escapeInvisible, type Logger } from "./log";
 import { registerPrompts } from "./prompts";
 import type { ReferenceData } from "./reference";
 import { explainUnknownAddresses, registerResources, resourceUri } from "./resources";
-import { type PartSearch, SearchRefusal } from "./search";
+import { type PartSearch, SearchRefusal, type SuggestKind } from "./search";
 import type { SeenRecords } from "./seen";
 import { VERSION } from "./version";
 
@@ -60,6 +60,8 @@ export interface RequestScope {
   /** Options for the upstream calls of one request: its cancellation, a fresh deadline, the token. */
   callOptions(ctx?: { mcpReq?: { signal?: AbortSignal } }): CallOptions;
   describeFailure(error: unknown, notFound: string, idempotent?: boolean, suggestions?: string): string;
+  /** The closest known records to a code or id nobody knows ("did you mean …"), if any. */
+  suggest(kind: SuggestKind, unknown: string, call: CallOptions): Promise<string | undefined>;
   /** Runs a tool for the tools/call loop or a resource read: arguments checked, failures in words. */
   run(entry: CatalogueEntry, args: unknown, ctx: ServerContext): Promise<ToolOutcome>;
 }
@@ -109,6 +111,7 @@ export function createServer(options: ServerOptions): McpServer {
       ...(ctx?.mcpReq?.signal && { signal: ctx.mcpReq.signal }),
       ...(options.token !== undefined && { token: options.token }),
     }),
+    suggest: (kind, unknown, call) => options.search.suggest(kind, unknown, call),
     describeFailure: (error, notFound, idempotent = true, suggestions) =>
       toolErrorMessage(error, {
         notFound,

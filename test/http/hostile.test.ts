@@ -149,7 +149,7 @@ describe("a flood of calls", () => {
 });
 
 describe("messages the SDK would answer badly", () => {
-  it("refuses a __proto__ tool argument as a tool result, and names a prompt argument that is not text", async () => {
+  it("refuses a __proto__ tool argument as a tool result, and names a prompt argument or a parameter of the wrong type", async () => {
     const server = await spawnHttpServer({ api });
     try {
       const proto = await raw(server.url, {
@@ -177,6 +177,32 @@ describe("messages the SDK would answer badly", () => {
         id: 2,
         error: { code: -32602, message: expect.stringMatching(/arguments\.rfqId must be a string/) },
       });
+      // Parameters of the wrong type: Invalid Params naming the field, not a schema dump (or, for a
+      // read without a uri, the SDK's -32603 internal error).
+      const wrongTypes = [
+        { method: "resources/read", params: {}, says: /^Invalid params: uri must be a string/ },
+        {
+          method: "tools/call",
+          params: { name: "get_part", arguments: "x" },
+          says: /arguments must be an object/,
+        },
+        {
+          method: "tools/call",
+          params: { name: "get_part", arguments: [1] },
+          says: /arguments must be an object/,
+        },
+        { method: "tools/call", params: { name: 5 }, says: /name must be a string/ },
+      ];
+      for (const [i, { method, params, says }] of wrongTypes.entries()) {
+        const res = await raw(server.url, {
+          headers: MCP_HEADERS,
+          body: JSON.stringify({ jsonrpc: "2.0", id: 10 + i, method, params }),
+        });
+        const answer = JSON.parse(res.body);
+        expect(answer, method).toMatchObject({ id: 10 + i, error: { code: -32602 } });
+        expect(answer.error.message).toMatch(says);
+        expect(answer.error.message).not.toContain("invalid_type");
+      }
     } finally {
       await server.stop();
     }

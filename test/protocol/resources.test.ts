@@ -109,6 +109,20 @@ describe.each(ERAS)("resources, completions and prompts (%s era)", (era) => {
           /^No resource has the address parts:\/\/gadgets\/1\. Addresses: .*parts:\/\/parts\/\{id\}/,
         ),
       });
+      // Categories are read through the batch endpoint, which has no 404: the same did-you-mean.
+      const known = await server.call("search_reference", { kind: "category" });
+      const category = (known.structuredContent as { items: { id: string }[] }).items[0]?.id as string;
+      await expect(
+        server.client.readResource({ uri: `parts://categories/${encodeURIComponent(`${category}x`)}` }),
+      ).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining(`did you mean ${category}`),
+      });
+      await expect(server.client.readResource({ uri: "parts://parts/%E0%A4%A" })).rejects.toMatchObject({
+        code: -32602,
+        data: { uri: "parts://parts/%E0%A4%A" },
+        message: expect.stringMatching(/is not a valid percent-encoded value: write each byte as %XX/),
+      });
     });
 
     it("say which addresses exist, and the closest, for a URI that matches none", async () => {

@@ -162,7 +162,9 @@ describe.each(ERAS)("tools (%s era)", (era) => {
       expect(part).toEqual(richPart);
       // An id copied with the spaces around it is the id.
       expect(ok(await server.call("get_part", { id: ` ${richPart.id}\n` }))).toEqual(richPart);
-      expect(failed(await server.call("get_part", { id: "   " }))).toMatch(/Invalid arguments for get_part: id/);
+      expect(failed(await server.call("get_part", { id: "   " }))).toMatch(
+        /Invalid arguments for get_part: id/,
+      );
     });
 
     it("list_parts pages with nextPage until hasMore is false, and honours view", async () => {
