@@ -51,15 +51,41 @@ function score(record: Searchable, reading: string): number {
   return best;
 }
 
+/** Words this long may carry one typo ("inconnel", "aluminum"), and from TWO_TYPOS letters on two. */
+const ONE_TYPO = 5;
+const TWO_TYPOS = 9;
+
+/**
+ * How far `reading` is from matching every word of a record, allowing typos in its longer words:
+ * the sum of the words' distances to their nearest terms, or undefined when a word is too far.
+ */
+function typoDistance(record: Searchable, reading: string): number | undefined {
+  const terms = [...record.keys, ...record.names, ...(record.qualifiers ?? [])].flatMap(termsOf);
+  let total = 0;
+  for (const word of words(reading)) {
+    const limit = word.length >= TWO_TYPOS ? 2 : word.length >= ONE_TYPO ? 1 : 0;
+    let nearest = limit + 1;
+    for (const term of terms) {
+      nearest = Math.min(nearest, term.startsWith(word) ? 0 : editDistance(word, term, limit));
+      if (nearest === 0) break;
+    }
+    if (nearest > limit) return undefined;
+    total += nearest;
+  }
+  return total;
+}
+
 /**
  * The records that match `text`, best first (ties: the shorter key, then alphabetical); every
  * record, by key, when there is no text. The text is read as written, then without a trailing
- * edition year, and the first reading that matches anything wins.
+ * edition year, and the first reading that matches anything wins. When none does, `typos` (the
+ * default) allows a typo or two in longer words, closest first.
  */
 export function rankRecords<T>(
   records: readonly T[],
   text: string | undefined,
   fields: (record: T) => Searchable,
+  { typos = true }: { typos?: boolean } = {},
 ): T[] {
   const keyOf = (record: T) => compact(fields(record).keys[0] ?? "");
   const byKey = (a: T, b: T) => keyOf(a).length - keyOf(b).length || (keyOf(a) < keyOf(b) ? -1 : 1);
@@ -72,6 +98,17 @@ export function rankRecords<T>(
     if (scored.length > 0) {
       return scored
         .sort((a, b) => b.score - a.score || byKey(a.record, b.record))
+        .map((entry) => entry.record);
+    }
+  }
+  if (!typos) return [];
+  for (const reading of readings(text)) {
+    const near = records
+      .map((record) => ({ record, distance: typoDistance(fields(record), reading) }))
+      .filter((entry): entry is { record: T; distance: number } => entry.distance !== undefined);
+    if (near.length > 0) {
+      return near
+        .sort((a, b) => a.distance - b.distance || byKey(a.record, b.record))
         .map((entry) => entry.record);
     }
   }

@@ -58,6 +58,25 @@ describe("search_reference's ranking", () => {
     expect(process[0]?.code).toBe("sls");
   });
 
+  it("allows a typo in longer words, two in the longest, only when nothing matches as written", () => {
+    const material = (text: string, typos?: boolean) =>
+      rankRecords(MATERIALS, text, (m) => ({ keys: [m.code], names: [m.name] }), { typos }).map(
+        (m) => m.code,
+      );
+    expect(material("inconnel 718")).toEqual(["in718"]);
+    expect(material("aluminum").length).toBeGreaterThan(1);
+    expect(
+      material("aluminum").every((code) =>
+        /aluminium/i.test(MATERIALS.find((m) => m.code === code)?.name ?? ""),
+      ),
+    ).toBe(true);
+    expect(material("aluminum", false)).toEqual([]);
+    // Words under five letters carry no typo: "peak" is not "PEEK" here (didYouMean may say so).
+    expect(material("peak")).toEqual([]);
+    // What matches as written is all there is: no near records are added to it.
+    expect(material("polyamide 12")).toEqual(["pa12", "pa12-gf"]);
+  });
+
   it("requires every word, and returns all records by key without text", () => {
     expect(rankRecords(STANDARDS, "astm titanium zzz", standardFields)).toEqual([]);
     expect(rankRecords(STANDARDS, undefined, standardFields)).toHaveLength(STANDARDS.length);
