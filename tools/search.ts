@@ -54,6 +54,7 @@ export const searchParts = defineTool({
     scanned: z.number().int().describe("Parts examined"),
     complete: z.boolean(),
     nextCursor: z.string().optional(),
+    hint: z.string().optional().describe("Codes the text names, to filter by"),
   }),
   annotations: READ,
   notFound: CODES_HINT,

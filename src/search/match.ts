@@ -144,14 +144,16 @@ export function didYouMean(unknown: string, candidates: readonly Candidate[]): s
   const named = closest
     .filter((candidate) => candidate.keys[0] !== unknown)
     .slice(0, MAX_SUGGESTIONS)
-    .map((candidate) => {
-      const label = candidate.label;
-      if (label === undefined || label === candidate.keys[0]) return candidate.keys[0];
-      return `${candidate.keys[0]} (${label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label})`;
-    });
+    .map((candidate) => withLabel(candidate.keys[0] ?? "", candidate.label));
   if (named.length === 0) return undefined;
   const list = named.length === 1 ? named[0] : `${named.slice(0, -1).join(", ")} or ${named.at(-1)}`;
   return `did you mean ${list}?`;
+}
+
+/** A record as a hint names it: `pa12 (Polyamide 12 (PA12))`, a long name cut short. */
+export function withLabel(key: string, label: string | undefined): string {
+  if (label === undefined || label === key) return key;
+  return `${key} (${label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label})`;
 }
 
 /** Optimal string alignment distance (a swap of neighbours costs 1), or more than `limit`. */

@@ -10,7 +10,7 @@ import type { ReferenceData, ReferenceKind } from "../reference";
 import { SeenRecords } from "../seen";
 import { decodeCursor, encodeCursor, searchDigest } from "./cursor";
 import { SearchRefusal } from "./errors";
-import { type Candidate, didYouMean, rankRecords, type Searchable } from "./match";
+import { type Candidate, didYouMean, rankRecords, type Searchable, withLabel } from "./match";
 import { type Progress, readPages } from "./page-reader";
 import {
   type CompiledQuery,
@@ -76,7 +76,17 @@ export interface PartSearchResult {
   scanned: number;
   complete: boolean;
   nextCursor?: string;
+  /** When the text also names materials, processes or standards: their codes, and the filter. */
+  hint?: string;
 }
+
+/** Kinds a model may name in a search text ("Ti-6Al-4V"), with the filter that finds their parts. */
+const NAMED_IN_TEXT = [
+  ["material", "materialId"],
+  ["process", "processId"],
+  ["standard", "standardId"],
+] as const;
+const MAX_NAMED = 3;
 
 interface ReferenceRecords {
   process: Process;
@@ -185,13 +195,39 @@ export class PartSearch {
     }
 
     const items = found.slice(0, limit).map((position) => index.summary(position));
+    // Said once, with the first page: a continuation's caller has read it.
+    const named = args.text !== undefined && args.cursor === undefined;
+    const hint = named ? await this.#codesNamedBy(args.text as string, call) : undefined;
+    const withHint = <T extends object>(result: T) => (hint ? { ...result, hint } : result);
     if (found.length <= limit && atEnd())
-      return { items, scanned: index.total ?? evaluatedTo, complete: true };
+      return withHint({ items, scanned: index.total ?? evaluatedTo, complete: true });
     const next = found.length > limit ? (found[limit] as number) : evaluatedTo;
     if (next === start && items.length === 0) {
       throw new SearchRefusal("The Parts API could not be read in time: try again shortly.");
     }
-    return { items, scanned: next, complete: false, nextCursor: encodeCursor(next, digest) };
+    return withHint({ items, scanned: next, complete: false, nextCursor: encodeCursor(next, digest) });
+  }
+
+  /**
+   * The materials, processes and standards a search text names ("Ti-6Al-4V" is material ti64),
+   * with the filter that finds the parts using them: the text matches only the parts' own words,
+   * so "parts made of Ti-6Al-4V" is a filter, not a text. Undefined when it names none.
+   */
+  async #codesNamedBy(text: string, call: CallOptions): Promise<string | undefined> {
+    const named: string[] = [];
+    for (const [kind, filter] of NAMED_IN_TEXT) {
+      const records = await this.#records(kind, call, undefined, SUGGESTION_PAGES).then(
+        ({ records }) => records,
+        () => [],
+      );
+      const fields = SEARCHABLE[kind] as (record: (typeof records)[number]) => Searchable;
+      const matches = rankRecords(records, text, fields, { typos: false }).slice(0, MAX_NAMED);
+      if (matches.length === 0) continue;
+      const list = matches.map((record) => withLabel(record.code, record.name)).join(", ");
+      named.push(`${kind} ${list}: ${filter}`);
+    }
+    if (named.length === 0) return undefined;
+    return `The text also names ${named.join("; ")}. Text matches only the parts' own words: to find the parts that use one, search with its code in that filter.`;
   }
 
   /**

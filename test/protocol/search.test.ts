@@ -67,6 +67,20 @@ describe.each(ERAS)("search (%s era)", (era) => {
     expect(api.stats.requests("listParts")).toBe(before);
   });
 
+  it("says which codes a text names, so that 'parts made of Ti-6Al-4V' becomes a filter", async () => {
+    const asText = found(await server.call("search_parts", { text: "Ti-6Al-4V" })) as Found & {
+      hint?: string;
+    };
+    expect(asText.hint).toMatch(
+      /^The text also names material ti64 \(Ti-6Al-4V \(Grade 5\)\), ti64-eli .*: materialId/,
+    );
+    const filtered = found(await server.call("search_parts", { materialId: "ti64", limit: 50 }));
+    expect(filtered.items.length).toBe(visible.filter((part) => part.materialId === "ti64").length);
+    expect(filtered.items.length).toBeGreaterThan(asText.items.length);
+    const plain = found(await server.call("search_parts", { text: "engine mount bracket" }));
+    expect(plain).not.toHaveProperty("hint");
+  });
+
   it("finds the standard an engineer's fragment means, first", async () => {
     for (const [fragment, code] of [
       ["F3001", "ASTM F3001"],
