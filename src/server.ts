@@ -139,8 +139,12 @@ export function createServer(options: ServerOptions): McpServer {
         return { ok: true, data };
       } catch (error) {
         if (error instanceof SearchRefusal) return { ok: false, message: error.message };
-        const hint = await suggestionsFor(tool, parsed.data, error, options.search, call);
         const status = error instanceof PartsApiError ? error.status : undefined;
+        const closest = await suggestionsFor(tool, parsed.data, error, options.search, call);
+        const checker = status === 400 && tool.checkedBy && options.catalogue.has(tool.checkedBy);
+        const hint = checker
+          ? `${closest} ${tool.checkedBy} checks every code of a call at once.`.trim()
+          : closest;
         const message = scope.describeFailure(error, tool.notFound, tool.annotations.idempotentHint, hint);
         options.logger.warn("tool call failed", { tool: tool.name, error: message });
         return { ok: false, message, ...(status !== undefined && { status }) };

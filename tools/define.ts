@@ -33,6 +33,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   >;
   /** Tools this one is useless without (its view calls them): selection drops it with them. */
   requires?: readonly string[];
+  /**
+   * A tool that checks this one's arguments whole, every code at once (create_part: preview_part):
+   * named when the API refuses a call, which it does one unknown code at a time.
+   */
+  checkedBy?: string;
   /** What to do when the API answers 404: where valid ids come from. */
   notFound: string;
   /**

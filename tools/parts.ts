@@ -46,6 +46,7 @@ export const createPart = defineTool({
   output: CreatePartResult,
   annotations: CREATE,
   notFound: "A referenced record does not exist; check the ids named in the message.",
+  checkedBy: "preview_part",
   lookups: [
     { kind: "process", argument: "processId" },
     { kind: "material", argument: "materialId" },

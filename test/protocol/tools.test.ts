@@ -6,6 +6,7 @@ import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Part } from "../../src/api/schemas";
+import { tools } from "../../tools";
 import { connectInProcess, ERAS, type InProcessServer } from "../support/in-process";
 import { textOf } from "../support/mcp-server";
 
@@ -353,8 +354,23 @@ describe.each(ERAS)("tools (%s era)", (era) => {
         await server.call("create_part", { title: "Housing", processId: "sls", materialId: "PA-12" }),
       );
       expect(refused).toMatch(/rejected the request: materialId/);
-      expect(refused).toMatch(/"PA-12": did you mean pa12 /);
+      expect(refused).toMatch(
+        /"PA-12": did you mean pa12 .* preview_part checks every code of a call at once\./,
+      );
       expect(server.api.store.partCount).toBe(parts);
+      // Without preview_part served, the message does not send the model to it.
+      const alone = await connectInProcess({
+        era,
+        sharedApi: server.api,
+        tools: tools.filter((tool) => tool.name === "create_part"),
+      });
+      try {
+        const text = failed(await alone.call("create_part", { title: "Housing", materialId: "PA-12" }));
+        expect(text).toMatch(/"PA-12": did you mean pa12 /);
+        expect(text).not.toContain("preview_part");
+      } finally {
+        await alone.close();
+      }
     });
 
     it("the instructions send the model to the search tools, and say RFQs and factories are read only by id", () => {
