@@ -85,7 +85,7 @@ export const listParts = defineTool({
   name: "list_parts",
   title: "List parts",
   group: "parts",
-  description: `List parts a page at a time (${PAGE_SIZE_DEFAULT} by default). When hasMore is true, call again with page set to nextPage.`,
+  description: `List full part records a page at a time (${PAGE_SIZE_DEFAULT} by default); to find parts, use search_parts. When hasMore is true, call again with page set to nextPage.`,
   input: z.object({
     page: z.number().int().min(1).optional().describe("Page number (default 1)"),
     pageSize: z
