@@ -20,7 +20,7 @@ export const PAGE_SIZE = PAGE_SIZE_MAX;
  * A summary points to get_part, which has the whole record: a title longer than this is cut (with
  * "…"), so that no title, however long, costs a model thousands of tokens in every search.
  */
-export const SUMMARY_TITLE_CHARS = 200;
+const SUMMARY_TITLE_CHARS = 200;
 
 function summaryTitle(title: string): string {
   if (title.length <= SUMMARY_TITLE_CHARS) return title;
