@@ -210,7 +210,7 @@ describe("a create meets a malformed answer: no duplicate, and the user is told 
     const { result } = await underFault("createPart", malformed("reset-mid-body"), () =>
       server.call("create_part", { title: "Create reset" }),
     );
-    expect(errorText(result)).toMatch(/may or may not have taken effect.*list_parts/);
+    expect(errorText(result)).toMatch(/may or may not have taken effect.*search_parts by its title/);
   });
 
   it("a slow drip past the deadline on a create says the part may exist", async () => {
@@ -239,6 +239,6 @@ describe("messages that name the problem", () => {
       server.call("create_part", { title: "Create truncated, told" }),
     );
     expect(server.api.store.countPartsWithTitle("Create truncated, told")).toBe(1);
-    expect(errorText(result)).toMatch(/took effect.*list_parts/);
+    expect(errorText(result)).toMatch(/took effect.*search_parts by its title/);
   });
 });
