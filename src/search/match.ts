@@ -22,31 +22,64 @@ const ALL_WORDS = 40;
 /** A key containing a shorter fragment than this is no evidence (`e` is in most codes). */
 const MIN_KEY_PART = 3;
 
-/** How well one reading of a fragment matches a record: 0 when it does not. */
-function score(record: Searchable, reading: string): number {
-  const query = compact(reading);
-  if (query === "") return 0;
-  let best = 0;
+/** A record's fields as matching compares them, folded once: keys (also behind each qualifier), names, terms. */
+interface Folded {
+  keys: string[];
+  names: string[];
+  terms: string[];
+}
+
+function foldRecord(record: Searchable): Folded {
   const qualifiers = (record.qualifiers ?? []).map(compact);
-  for (const key of record.keys) {
-    const bare = compact(key);
-    for (const form of [bare, ...qualifiers.map((qualifier) => qualifier + bare)]) {
-      if (form === query) return EXACT_KEY;
-      if (form.startsWith(query)) best = Math.max(best, KEY_PREFIX);
-      else if (query.length >= MIN_KEY_PART && form.includes(query)) best = Math.max(best, KEY_PART);
-    }
+  return {
+    keys: record.keys.flatMap((key) => {
+      const bare = compact(key);
+      return [bare, ...qualifiers.map((qualifier) => qualifier + bare)];
+    }),
+    names: record.names.map(compact),
+    terms: [...record.keys, ...record.names, ...(record.qualifiers ?? [])].flatMap(termsOf),
+  };
+}
+
+/** Folded forms per `fields` function and record, so that records kept in a cache fold once. */
+const foldings = new WeakMap<object, WeakMap<object, Folded>>();
+
+function folder<T>(fields: (record: T) => Searchable): (record: T) => Folded {
+  let memo = foldings.get(fields);
+  if (!memo) foldings.set(fields, (memo = new WeakMap()));
+  const known = memo;
+  return (record) => {
+    if (typeof record !== "object" || record === null) return foldRecord(fields(record));
+    let folded = known.get(record);
+    if (!folded) known.set(record, (folded = foldRecord(fields(record))));
+    return folded;
+  };
+}
+
+/** One reading of a fragment, folded once for every record it is compared with. */
+interface Query {
+  compact: string;
+  words: string[];
+}
+
+const queryOf = (reading: string): Query => ({ compact: compact(reading), words: words(reading) });
+
+/** How well one reading of a fragment matches a record: 0 when it does not. */
+function score(record: Folded, query: Query): number {
+  if (query.compact === "") return 0;
+  let best = 0;
+  for (const form of record.keys) {
+    if (form === query.compact) return EXACT_KEY;
+    if (form.startsWith(query.compact)) best = Math.max(best, KEY_PREFIX);
+    else if (query.compact.length >= MIN_KEY_PART && form.includes(query.compact))
+      best = Math.max(best, KEY_PART);
   }
-  for (const name of record.names) {
-    const form = compact(name);
-    if (form === query) best = Math.max(best, EXACT_NAME);
-    else if (form.startsWith(query)) best = Math.max(best, NAME_PREFIX);
+  for (const form of record.names) {
+    if (form === query.compact) best = Math.max(best, EXACT_NAME);
+    else if (form.startsWith(query.compact)) best = Math.max(best, NAME_PREFIX);
   }
-  if (best < ALL_WORDS) {
-    const terms = [...record.keys, ...record.names, ...(record.qualifiers ?? [])].flatMap(termsOf);
-    const wanted = words(reading);
-    if (wanted.length > 0 && wanted.every((word) => terms.some((term) => term.startsWith(word)))) {
-      best = ALL_WORDS;
-    }
+  if (best < ALL_WORDS && query.words.length > 0) {
+    if (query.words.every((word) => record.terms.some((term) => term.startsWith(word)))) best = ALL_WORDS;
   }
   return best;
 }
@@ -56,16 +89,15 @@ const ONE_TYPO = 5;
 const TWO_TYPOS = 9;
 
 /**
- * How far `reading` is from matching every word of a record, allowing typos in its longer words:
+ * How far a reading is from matching every word of a record, allowing typos in its longer words:
  * the sum of the words' distances to their nearest terms, or undefined when a word is too far.
  */
-function typoDistance(record: Searchable, reading: string): number | undefined {
-  const terms = [...record.keys, ...record.names, ...(record.qualifiers ?? [])].flatMap(termsOf);
+function typoDistance(record: Folded, query: Query): number | undefined {
   let total = 0;
-  for (const word of words(reading)) {
+  for (const word of query.words) {
     const limit = word.length >= TWO_TYPOS ? 2 : word.length >= ONE_TYPO ? 1 : 0;
     let nearest = limit + 1;
-    for (const term of terms) {
+    for (const term of record.terms) {
       nearest = Math.min(nearest, term.startsWith(word) ? 0 : editDistance(word, term, limit));
       if (nearest === 0) break;
     }
@@ -87,13 +119,15 @@ export function rankRecords<T>(
   fields: (record: T) => Searchable,
   { typos = true }: { typos?: boolean } = {},
 ): T[] {
-  const keyOf = (record: T) => compact(fields(record).keys[0] ?? "");
+  const folded = folder(fields);
+  const keyOf = (record: T) => folded(record).keys[0] ?? "";
   const byKey = (a: T, b: T) => keyOf(a).length - keyOf(b).length || (keyOf(a) < keyOf(b) ? -1 : 1);
   if (text === undefined || words(text).length === 0)
     return [...records].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
   for (const reading of readings(text)) {
+    const query = queryOf(reading);
     const scored = records
-      .map((record) => ({ record, score: score(fields(record), reading) }))
+      .map((record) => ({ record, score: score(folded(record), query) }))
       .filter((entry) => entry.score > 0);
     if (scored.length > 0) {
       return scored
@@ -103,8 +137,9 @@ export function rankRecords<T>(
   }
   if (!typos) return [];
   for (const reading of readings(text)) {
+    const query = queryOf(reading);
     const near = records
-      .map((record) => ({ record, distance: typoDistance(fields(record), reading) }))
+      .map((record) => ({ record, distance: typoDistance(folded(record), query) }))
       .filter((entry): entry is { record: T; distance: number } => entry.distance !== undefined);
     if (near.length > 0) {
       return near

@@ -216,7 +216,8 @@ export class PartSearch {
   async #codesNamedBy(text: string, call: CallOptions): Promise<string | undefined> {
     const named: string[] = [];
     for (const [kind, filter] of NAMED_IN_TEXT) {
-      const records = await this.#records(kind, call, undefined, SUGGESTION_PAGES).then(
+      // What the search has read is enough: naming codes never costs a page read of its own.
+      const records = await this.#records(kind, call, undefined, 0).then(
         ({ records }) => records,
         () => [],
       );
@@ -305,8 +306,9 @@ export class PartSearch {
       };
     }
     const tokenHash = this.#tokenHash(call);
-    const all = this.#indexes.held(tokenHash, "ALL");
-    if (all.index.pageCount === 0 && all.index.total === undefined) {
+    // With no pages to read, only what is held already: no index is made for nothing.
+    const all = pages > 0 ? this.#indexes.held(tokenHash, "ALL") : this.#indexes.peek(tokenHash, "ALL");
+    if (pages > 0 && all && all.index.pageCount === 0 && all.index.total === undefined) {
       await this.#read(all, tokenHash, "ALL", 0, call, progress, () => false, pages);
     }
     const codes = new Set(this.#seen.known(kind, call));
@@ -314,8 +316,8 @@ export class PartSearch {
       const held = view === "ALL" ? all : this.#indexes.peek(tokenHash, view);
       for (const code of held?.index.codesOf(kind as FilterKind) ?? []) codes.add(code);
     }
-    const total = all.index.total;
-    const complete = total !== undefined && all.index.coveredFrom(0) >= total;
+    const total = all?.index.total;
+    const complete = total !== undefined && all !== undefined && all.index.coveredFrom(0) >= total;
     return { records: (await this.#resolve(kind, [...codes], call)) as ReferenceRecords[K][], complete };
   }
 
