@@ -88,6 +88,12 @@ const endedForItsCaller = (error: unknown) => {
 /** Marks a batch entry the API did not return: resolved, not an error, and never cached. */
 const MISSING: unique symbol = Symbol("missing");
 
+const standardsKey = (filter: z.input<typeof ListStandardsQuery>) =>
+  `standards?${filter.governingBody ?? ""}&${filter.materialType ?? ""}`;
+
+/** What Promise.race gives for a promise that has not settled yet. */
+const NOT_YET = Symbol("not yet");
+
 export class ReferenceData {
   readonly #api: PartsApiClient;
   readonly #defaultToken: string;
@@ -182,8 +188,7 @@ export class ReferenceData {
   }
 
   standards(filter: z.input<typeof ListStandardsQuery>, call: CallOptions): Promise<Standard[]> {
-    const key = `standards?${filter.governingBody ?? ""}&${filter.materialType ?? ""}`;
-    return this.#shared(call, key, async () => {
+    return this.#shared(call, standardsKey(filter), async () => {
       const { items } = await this.#api.call("listStandards", { query: filter }, call);
       return items;
     });
@@ -240,6 +245,19 @@ export class ReferenceData {
       else items.push(result);
     });
     return { items, missing };
+  }
+
+  /**
+   * What this token already has of a record (`kind` and code or id) or of the unfiltered standards
+   * list (`kind` "standards"), without asking the API: the value once it has arrived, else undefined.
+   */
+  async cached(kind: ReferenceKind | "standards", id: string, call: CallOptions): Promise<unknown> {
+    const key = kind === "standards" ? standardsKey({}) : `${kind}:${id}`;
+    const entry = this.#cache?.peek(`${tokenPartition(call.token ?? this.#defaultToken)}/${key}`);
+    if (entry === undefined) return undefined;
+    // A lookup still on its way is another call's: not waited for.
+    const value = await Promise.race([entry, NOT_YET]).catch(() => undefined);
+    return value === NOT_YET || value === MISSING ? undefined : value;
   }
 
   #record<T>(kind: ReferenceKind, id: string, call: CallOptions, load: () => Promise<T>): Promise<T> {

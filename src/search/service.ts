@@ -195,40 +195,44 @@ export class PartSearch {
     }
 
     const items = found.slice(0, limit).map((position) => index.summary(position));
-    // Said once, with the first page: a continuation's caller has read it.
-    const named = args.text !== undefined && args.cursor === undefined;
-    const hint = named ? await this.#codesNamedBy(args.text as string, call) : undefined;
-    const withHint = <T extends object>(result: T) => (hint ? { ...result, hint } : result);
-    if (found.length <= limit && atEnd())
-      return withHint({ items, scanned: index.total ?? evaluatedTo, complete: true });
+    const complete = found.length <= limit && atEnd();
     const next = found.length > limit ? (found[limit] as number) : evaluatedTo;
-    if (next === start && items.length === 0) {
+    if (!complete && next === start && items.length === 0) {
       throw new SearchRefusal("The Parts API could not be read in time: try again shortly.");
     }
-    return withHint({ items, scanned: next, complete: false, nextCursor: encodeCursor(next, digest) });
+    // Said once, with the first page: a continuation's caller has read it.
+    const hint =
+      args.text !== undefined && args.cursor === undefined && query.readings.length > 0
+        ? await this.#textHint(args.text, items.length === 0 && complete, call)
+        : undefined;
+    const result = complete
+      ? { items, scanned: index.total ?? evaluatedTo, complete }
+      : { items, scanned: next, complete, nextCursor: encodeCursor(next, digest) };
+    return hint ? { ...result, hint } : result;
   }
 
   /**
-   * The materials, processes and standards a search text names ("Ti-6Al-4V" is material ti64),
+   * The materials, processes and standards the text as a whole names ("Ti-6Al-4V" is material ti64),
    * with the filter that finds the parts using them: the text matches only the parts' own words,
-   * so "parts made of Ti-6Al-4V" is a filter, not a text. Undefined when it names none.
+   * so "parts made of Ti-6Al-4V" is a filter, not a text. Only records this token already has are
+   * named (a hint never costs a request); when none is and nothing matched, how to search by code.
    */
-  async #codesNamedBy(text: string, call: CallOptions): Promise<string | undefined> {
+  async #textHint(text: string, nothingFound: boolean, call: CallOptions): Promise<string | undefined> {
     const named: string[] = [];
     for (const [kind, filter] of NAMED_IN_TEXT) {
-      // What the search has read is enough: naming codes never costs a page read of its own.
-      const records = await this.#records(kind, call, undefined, 0).then(
-        ({ records }) => records,
-        () => [],
-      );
+      const records = await this.#cachedRecords(kind, call);
       const fields = SEARCHABLE[kind] as (record: (typeof records)[number]) => Searchable;
       const matches = rankRecords(records, text, fields, { typos: false }).slice(0, MAX_NAMED);
       if (matches.length === 0) continue;
       const list = matches.map((record) => withLabel(record.code, record.name)).join(", ");
       named.push(`${kind} ${list}: ${filter}`);
     }
-    if (named.length === 0) return undefined;
-    return `The text also names ${named.join("; ")}. Text matches only the parts' own words: to find the parts that use one, search with its code in that filter.`;
+    if (named.length > 0) {
+      return `The text also names ${named.join("; ")}. Text matches only the parts' own words: to find the parts that use one, search with its code in that filter.`;
+    }
+    return nothingFound
+      ? "No part's own words match. For parts made of a material, by a process or to a standard, find its code with search_reference and search with it in materialId, processId or standardId."
+      : undefined;
   }
 
   /**
@@ -306,19 +310,36 @@ export class PartSearch {
       };
     }
     const tokenHash = this.#tokenHash(call);
-    // With no pages to read, only what is held already: no index is made for nothing.
-    const all = pages > 0 ? this.#indexes.held(tokenHash, "ALL") : this.#indexes.peek(tokenHash, "ALL");
-    if (pages > 0 && all && all.index.pageCount === 0 && all.index.total === undefined) {
+    const all = this.#indexes.held(tokenHash, "ALL");
+    if (all.index.pageCount === 0 && all.index.total === undefined) {
       await this.#read(all, tokenHash, "ALL", 0, call, progress, () => false, pages);
     }
+    const total = all.index.total;
+    const complete = total !== undefined && all.index.coveredFrom(0) >= total;
+    const codes = this.#knownCodes(kind, call);
+    return { records: (await this.#resolve(kind, codes, call)) as ReferenceRecords[K][], complete };
+  }
+
+  /** The codes of a kind this token has met: on the parts read so far, in any view, and shown. */
+  #knownCodes(kind: Exclude<ReferenceKind, "standard">, call: CallOptions): string[] {
+    const tokenHash = this.#tokenHash(call);
     const codes = new Set(this.#seen.known(kind, call));
     for (const view of VIEW_KEYS) {
-      const held = view === "ALL" ? all : this.#indexes.peek(tokenHash, view);
-      for (const code of held?.index.codesOf(kind as FilterKind) ?? []) codes.add(code);
+      for (const code of this.#indexes.peek(tokenHash, view)?.index.codesOf(kind as FilterKind) ?? []) {
+        codes.add(code);
+      }
     }
-    const total = all?.index.total;
-    const complete = total !== undefined && all !== undefined && all.index.coveredFrom(0) >= total;
-    return { records: (await this.#resolve(kind, [...codes], call)) as ReferenceRecords[K][], complete };
+    return [...codes];
+  }
+
+  /** The records of a kind this token already has in the reference cache: no request at all. */
+  async #cachedRecords(kind: (typeof NAMED_IN_TEXT)[number][0], call: CallOptions) {
+    if (kind === "standard")
+      return ((await this.#reference.cached("standards", "", call)) ?? []) as Standard[];
+    const found = await Promise.all(
+      this.#knownCodes(kind, call).map((code) => this.#reference.cached(kind, code, call)),
+    );
+    return found.filter((record) => record !== undefined) as (Material | Process)[];
   }
 
   /** Full records for codes, through the reference cache; codes the API does not know are left out. */
