@@ -26,6 +26,14 @@ export interface FailureContext {
   idempotent: boolean;
   /** The deadline of one tool call (PARTS_API_TIMEOUT_MS). */
   timeoutMs: number;
+  /** How a part is found with the tools served, for "check before calling again". */
+  findPart?: string;
+}
+
+/** How a part is found with the tools a server serves (`has`), for "check before calling again". */
+export function findPartAdvice(has: (tool: string) => boolean): string {
+  if (has("search_parts")) return "search_parts by its title";
+  return has("list_parts") ? "with list_parts view IP_OWNER" : "in the Parts API";
 }
 
 /** The message of a failed tool call (and of a resource or prompt that could not be read). */
@@ -100,7 +108,9 @@ function explain(error: PartsApiError, context: FailureContext): string {
   const detail = whatWasWrong(error);
   const said = detail ? `: ${detail}` : "";
   const attempts = error.attempts > 1 ? ` after ${error.attempts} attempts` : "";
-  const effect = context.idempotent ? "" : mayHaveHappened(error);
+  const effect = context.idempotent
+    ? ""
+    : mayHaveHappened(error, context.findPart ?? findPartAdvice(() => true));
   switch (error.kind) {
     case "http":
       return explainStatus(error, context, said, attempts, effect);
@@ -119,16 +129,26 @@ function explain(error: PartsApiError, context: FailureContext): string {
   }
 }
 
+/**
+ * Whether a failed call that is not idempotent may have taken effect: it reached the API, and
+ * the API did not refuse it (a 4xx) before doing anything.
+ */
+export function mayHaveTakenEffect(error: unknown): boolean {
+  if (!(error instanceof PartsApiError) || !error.sent) return false;
+  return !(error.kind === "http" && error.status !== undefined && error.status >= 300 && error.status < 500);
+}
+
 /** For a call that is not idempotent: what the user must check before calling again. */
-function mayHaveHappened(error: PartsApiError): string {
+function mayHaveHappened(error: PartsApiError, findPart: string): string {
+  const check = `check (for a part, ${findPart})`;
   const answeredOk = error.status !== undefined && error.status >= 200 && error.status < 300;
   if (answeredOk) {
-    return ` The API answered ${error.status}, so it most likely took effect: check (for a part, search_parts by its title) before calling again, or it will be done twice.`;
+    return ` The API answered ${error.status}, so it most likely took effect: ${check} before calling again, or it will be done twice.`;
   }
   if (!error.sent) return " Nothing reached the Parts API, so nothing was done: it is safe to call again.";
-  if (error.kind === "http" && error.status !== undefined && error.status < 500) return "";
+  if (!mayHaveTakenEffect(error)) return "";
   const repeated = error.attempts > 1 ? "" : " This call is not idempotent, so it was not repeated:";
-  return `${repeated} it may or may not have taken effect, so check (for a part, search_parts by its title) before calling again.`;
+  return `${repeated} it may or may not have taken effect, so ${check} before calling again.`;
 }
 
 function explainStatus(

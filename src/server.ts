@@ -16,7 +16,7 @@ import type { ToolDefinition } from "../tools/define";
 import { registerViews } from "./apps/views";
 import type { Catalogue, CatalogueEntry } from "./catalogue";
 import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } from "./client";
-import { invalidArgumentsMessage, type ServingMode, toolErrorMessage } from "./errors";
+import { findPartAdvice, invalidArgumentsMessage, type ServingMode, toolErrorMessage } from "./errors";
 import { collectWhenIdle } from "./idle-gc";
 import { escapeInvisible, type Logger } from "./log";
 import { registerPrompts } from "./prompts";
@@ -100,6 +100,7 @@ export function createServer(options: ServerOptions): McpServer {
       },
     },
   );
+  const findPart = findPartAdvice((tool) => options.catalogue.has(tool));
   const scope: RequestScope = {
     api: options.api,
     reference: options.reference,
@@ -119,6 +120,7 @@ export function createServer(options: ServerOptions): McpServer {
         ...(suggestions && { suggestions }),
         mode: options.mode,
         timeoutMs: options.timeoutMs,
+        findPart,
       }),
     run: async ({ tool, input }, args, ctx) => {
       collectWhenIdle();
@@ -141,10 +143,13 @@ export function createServer(options: ServerOptions): McpServer {
         if (error instanceof SearchRefusal) return { ok: false, message: error.message };
         const status = error instanceof PartsApiError ? error.status : undefined;
         const closest = await suggestionsFor(tool, parsed.data, error, options.search, call);
-        const checker = status === 400 && tool.checkedBy && options.catalogue.has(tool.checkedBy);
-        const hint = checker
-          ? `${closest} ${tool.checkedBy} checks every code of a call at once.`.trim()
-          : closest;
+        // The API names one unknown code at a time; a served tool that prepares this one's calls
+        // (preview_part for create_part) checks them all at once.
+        const checker =
+          status === 400 && closest !== ""
+            ? options.catalogue.tools.find((served) => served.requires?.includes(tool.name))
+            : undefined;
+        const hint = checker ? `${closest} ${checker.name} checks every code of a call at once.` : closest;
         const message = scope.describeFailure(error, tool.notFound, tool.annotations.idempotentHint, hint);
         options.logger.warn("tool call failed", { tool: tool.name, error: message });
         return { ok: false, message, ...(status !== undefined && { status }) };

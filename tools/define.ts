@@ -31,13 +31,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   annotations: Required<
     Pick<ToolAnnotations, "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint">
   >;
-  /** Tools this one is useless without (its view calls them): selection drops it with them. */
-  requires?: readonly string[];
   /**
-   * A tool that checks this one's arguments whole, every code at once (create_part: preview_part):
-   * named when the API refuses a call, which it does one unknown code at a time.
+   * Tools this one is useless without, because it prepares their calls (preview_part checks
+   * create_part's): selection drops it with them, and their refusals name it.
    */
-  checkedBy?: string;
+  requires?: readonly string[];
   /** What to do when the API answers 404: where valid ids come from. */
   notFound: string;
   /**

@@ -13,7 +13,7 @@ import {
   SasUrl,
   Standard,
 } from "../src/api/schemas";
-import { shortErrorMessage } from "../src/errors";
+import { mayHaveTakenEffect, shortErrorMessage } from "../src/errors";
 import { urlSecrets } from "../src/log";
 import { REFERENCE_KINDS } from "../src/reference";
 import { CREATE, defineTool, READ, type ResourceRef } from "./define";
@@ -46,7 +46,6 @@ export const createPart = defineTool({
   output: CreatePartResult,
   annotations: CREATE,
   notFound: "A referenced record does not exist; check the ids named in the message.",
-  checkedBy: "preview_part",
   lookups: [
     { kind: "process", argument: "processId" },
     { kind: "material", argument: "materialId" },
@@ -55,12 +54,15 @@ export const createPart = defineTool({
     { kind: "category", argument: "categoryIds" },
   ],
   handler: async (body, { api, search, call }) => {
+    // The new part must show in this token's next search, and so must one that a failed call may
+    // have made (its error says to look with search_parts): the index is read again then.
     try {
-      return await api.call("createPart", { body }, call);
-    } finally {
-      // The new part must show in this token's next search, and so must one that a failed call
-      // may have made (its error says to look with search_parts): the index is read again.
+      const created = await api.call("createPart", { body }, call);
       search.forget(call);
+      return created;
+    } catch (error) {
+      if (mayHaveTakenEffect(error)) search.forget(call);
+      throw error;
     }
   },
   links: ({ id }) => [{ kind: "part", id }],

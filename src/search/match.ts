@@ -84,9 +84,14 @@ function score(record: Folded, query: Query): number {
   return best;
 }
 
-/** Words this long may carry one typo ("inconnel", "aluminum"), and from TWO_TYPOS letters on two. */
+/**
+ * Words this long may carry one typo ("inconnel", "aluminum"), and from TWO_TYPOS letters on two;
+ * a word with a digit none: "F3002" is another standard than F3001, not a typo of it.
+ */
 const ONE_TYPO = 5;
 const TWO_TYPOS = 9;
+const typosAllowed = (word: string) =>
+  /\d/.test(word) ? 0 : word.length >= TWO_TYPOS ? 2 : word.length >= ONE_TYPO ? 1 : 0;
 
 /**
  * How far a reading is from matching every word of a record, allowing typos in its longer words:
@@ -95,7 +100,7 @@ const TWO_TYPOS = 9;
 function typoDistance(record: Folded, query: Query): number | undefined {
   let total = 0;
   for (const word of query.words) {
-    const limit = word.length >= TWO_TYPOS ? 2 : word.length >= ONE_TYPO ? 1 : 0;
+    const limit = typosAllowed(word);
     let nearest = limit + 1;
     for (const term of record.terms) {
       nearest = Math.min(nearest, term.startsWith(word) ? 0 : editDistance(word, term, limit));

@@ -10,6 +10,7 @@ import { PartsApiError, type PartsApiErrorFacts } from "../../src/client";
 import {
   describeIssues,
   type FailureContext,
+  findPartAdvice,
   invalidArgumentsMessage,
   type ServingMode,
   shortErrorMessage,
@@ -167,6 +168,17 @@ describe("a call that is not idempotent says what may have happened", () => {
     const e = error({ ...post, kind: "network", code: "ECONNRESET", detail: "the connection was reset" });
     expect(say(e, "stdio", create)).toMatch(
       /This call is not idempotent, so it was not repeated: it may or may not have taken effect, so check \(for a part, search_parts by its title\) before calling again\./,
+    );
+  });
+
+  it("says how to find the part with the tools served", () => {
+    const e = error({ ...post, kind: "network", code: "ECONNRESET", detail: "the connection was reset" });
+    const served = (...tools: string[]) => findPartAdvice((tool) => tools.includes(tool));
+    expect(say(e, "stdio", { ...create, findPart: served("list_parts") })).toMatch(
+      /check \(for a part, with list_parts view IP_OWNER\) before calling again/,
+    );
+    expect(say(e, "stdio", { ...create, findPart: served() })).toMatch(
+      /check \(for a part, in the Parts API\)/,
     );
   });
 

@@ -67,18 +67,31 @@ describe.each(ERAS)("search (%s era)", (era) => {
     expect(api.stats.requests("listParts")).toBe(before);
   });
 
-  it("says which codes a text names, so that 'parts made of Ti-6Al-4V' becomes a filter", async () => {
-    const asText = found(await server.call("search_parts", { text: "Ti-6Al-4V" })) as Found & {
-      hint?: string;
-    };
-    expect(asText.hint).toMatch(
-      /^The text also names material ti64 \(Ti-6Al-4V \(Grade 5\)\), ti64-eli .*: materialId/,
-    );
-    const filtered = found(await server.call("search_parts", { materialId: "ti64", limit: 50 }));
-    expect(filtered.items.length).toBe(visible.filter((part) => part.materialId === "ti64").length);
-    expect(filtered.items.length).toBeGreaterThan(asText.items.length);
-    const plain = found(await server.call("search_parts", { text: "engine mount bracket" }));
-    expect(plain).not.toHaveProperty("hint");
+  it("says which codes a text names, so that 'parts made of Ti-6Al-4V' becomes a filter, at no request", async () => {
+    const fresh = await connectInProcess({ era, sharedApi: api });
+    try {
+      const hintOf = async (text: string) => {
+        const result = found(await fresh.call("search_parts", { text })) as Found & { hint?: string };
+        return { ...result, hint: result.hint };
+      };
+      // Nothing looked up yet: nothing to name, but an empty answer says how to search by code.
+      const first = await hintOf("Ti-6Al-4V");
+      expect(first.items).toEqual([]);
+      expect(first.hint).toMatch(/^No part's own words match\. .*search_reference.*materialId/);
+      await fresh.call("search_reference", { kind: "material", text: "Ti-6Al-4V" });
+      const before = api.stats.requests();
+      const named = await hintOf("Ti-6Al-4V");
+      expect(api.stats.requests()).toBe(before);
+      expect(named.hint).toMatch(
+        /^The text also names material ti64 \(Ti-6Al-4V \(Grade 5\)\), ti64-eli .*: materialId/,
+      );
+      const filtered = found(await fresh.call("search_parts", { materialId: "ti64", limit: 50 }));
+      expect(filtered.items.length).toBe(visible.filter((part) => part.materialId === "ti64").length);
+      expect(filtered.items.length).toBeGreaterThan(0);
+      for (const text of ["engine mount bracket", "--"]) expect((await hintOf(text)).hint).toBeUndefined();
+    } finally {
+      await fresh.close();
+    }
   });
 
   it("finds the standard an engineer's fragment means, first", async () => {
@@ -144,6 +157,12 @@ describe.each(ERAS)("search (%s era)", (era) => {
   // Last: it adds a part to the API the other tests compare with.
   it("shows a part whose create_part answer was lost in the next search, as the error says to look", async () => {
     found(await server.call("search_parts", { text: "bracket" })); // this token's index is complete
+    // A create the API refused did nothing: the index stays, and the next search reads no page.
+    const refused = await server.call("create_part", { title: "Refused", materialId: "no-such-material" });
+    expect(refused.isError).toBe(true);
+    const pagesRead = api.stats.requests("listParts");
+    found(await server.call("search_parts", { text: "bracket" }));
+    expect(api.stats.requests("listParts")).toBe(pagesRead);
     const title = `Lost answer flange ${era}`;
     api.faults.add({
       endpoint: "createPart",

@@ -73,6 +73,9 @@ describe("search_reference's ranking", () => {
     expect(material("aluminum", false)).toEqual([]);
     // Words under five letters carry no typo: "peak" is not "PEEK" here (didYouMean may say so).
     expect(material("peak")).toEqual([]);
+    // A code is not a typo of another: no standard is offered for F3002 or ISO 13486.
+    expect(rankRecords(STANDARDS, "ASTM F3002", standardFields)).toEqual([]);
+    expect(rankRecords(STANDARDS, "ISO 13486", standardFields)).toEqual([]);
     // What matches as written is all there is: no near records are added to it.
     expect(material("polyamide 12")).toEqual(["pa12", "pa12-gf"]);
   });
