@@ -1,18 +1,24 @@
-// Preloaded into a server by the memory benchmark (`node --expose-gc --import
-// ./test/bench/heap-probe.mjs`): on SIGUSR2 it runs a full garbage collection (when --expose-gc
-// made one callable), so that what is left is what the server keeps, then writes the process's
-// memory figures (process.memoryUsage and V8's heap spaces) as one JSON line to the file named by
-// PARTS_BENCH_HEAP_FILE. The server itself is unchanged.
+// Preloaded into a server by the memory benchmark (`node --import ./test/bench/heap-probe.mjs`):
+// on SIGUSR2 it runs a full garbage collection, so that what is left is what the server keeps,
+// then writes the process's memory figures (process.memoryUsage and V8's heap spaces) as one JSON
+// line to the file named by PARTS_BENCH_HEAP_FILE. The server itself is unchanged: gc is exposed
+// for a moment, as src/v8-flags.ts does, not by --expose-gc on the command line, which would make
+// the server start otherwise than mcp.json starts it (without its code caches).
 import { appendFileSync } from "node:fs";
-import { getHeapSpaceStatistics, getHeapStatistics } from "node:v8";
+import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 
 const file = process.env.PARTS_BENCH_HEAP_FILE;
 if (file) {
+  let gc;
   process.on("SIGUSR2", () => {
-    if (typeof globalThis.gc === "function") {
-      globalThis.gc();
-      globalThis.gc();
+    if (!gc) {
+      setFlagsFromString("--expose-gc");
+      gc = runInNewContext("gc");
+      setFlagsFromString("--no-expose-gc");
     }
+    gc();
+    gc();
     const spaces = Object.fromEntries(
       getHeapSpaceStatistics().map((s) => [s.space_name, { size: s.space_size, used: s.space_used_size }]),
     );

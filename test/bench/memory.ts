@@ -108,7 +108,6 @@ async function growth(api: EmbeddedApi, samplePartId: string) {
   rmSync(heapFile, { force: true });
   const server = await RpcSession.start(
     oursSpec({ ...externalApiEnv(api), PARTS_BENCH_HEAP_FILE: heapFile }, [
-      "--expose-gc",
       "--import",
       "./test/bench/heap-probe.mjs",
     ]),
@@ -218,7 +217,7 @@ export async function benchMemory(report: Report, api: EmbeddedApi, samplePartId
       section: "6 memory",
       name: "live JS heap after a full GC, start → idle again",
       value: `${mib(g.heapStart)} → ${mib(g.heapEnd)} (${g.heapEnd - g.heapStart >= 0 ? "+" : ""}${mib(g.heapEnd - g.heapStart)})`,
-      how: "heapUsed (process.memoryUsage) of the same server after a forced full GC (node --expose-gc), through a preload that answers SIGUSR2 (test/bench/heap-probe.mjs)",
+      how: "heapUsed (process.memoryUsage) of the same server after a forced full GC, through a preload that answers SIGUSR2 (test/bench/heap-probe.mjs)",
     },
     {
       section: "6 memory",
