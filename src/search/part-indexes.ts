@@ -17,12 +17,20 @@ export const VIEW_KEYS: readonly ViewKey[] = ["ALL", "IP_OWNER", "CONSUMER"];
 export interface Held {
   index: PartIndex;
   startedAt: number;
+  /** Which index this is, in the order they were made. */
+  serial: number;
 }
+
+/** Tokens remembered per map (digests, forget times) before it starts again. */
+const MAX_TOKENS = 10_000;
 
 export class PartIndexes {
   readonly #ttlMs: number;
   readonly #cache: LRUCache<string, Held> | undefined;
   readonly #tokenHashes = new Map<string, string>();
+  #made = 0;
+  /** The last index made when each token's were dropped: one made before then is never kept. */
+  readonly #forgotten = new Map<string, number>();
 
   /** `ttlMs` 0 keeps no index: each search starts a new one. */
   constructor(ttlMs: number, maxBytes: number) {
@@ -47,7 +55,7 @@ export class PartIndexes {
     const key = `${tokenHash}/${view}`;
     const cached = this.#cache?.get(key);
     if (cached) return cached;
-    const held = { index: new PartIndex(), startedAt: Date.now() };
+    const held = { index: new PartIndex(), startedAt: Date.now(), serial: ++this.#made };
     this.#cache?.set(key, held);
     return held;
   }
@@ -64,13 +72,16 @@ export class PartIndexes {
     const key = `${tokenHash}/${view}`;
     const current = cache.peek(key);
     if (current !== undefined && current.index !== held.index) return;
+    if (held.serial <= (this.#forgotten.get(tokenHash) ?? 0)) return;
     const ttl = this.#ttlMs - (Date.now() - held.startedAt);
     if (ttl > 0) cache.set(key, { ...held }, { ttl });
   }
 
-  /** Drops every view's index of a token. */
+  /** Drops every view's index of a token, and any that a search still reading would put back. */
   forget(tokenHash: string): void {
     for (const view of VIEW_KEYS) this.#cache?.delete(`${tokenHash}/${view}`);
+    if (this.#forgotten.size > MAX_TOKENS) this.#forgotten.clear();
+    this.#forgotten.set(tokenHash, this.#made);
   }
 
   /** The digest a token's indexes and cursors are keyed by. */
@@ -78,7 +89,7 @@ export class PartIndexes {
     let hash = this.#tokenHashes.get(token);
     if (hash === undefined) {
       hash = createHash("sha256").update(token).digest("base64url");
-      if (this.#tokenHashes.size > 10_000) this.#tokenHashes.clear();
+      if (this.#tokenHashes.size > MAX_TOKENS) this.#tokenHashes.clear();
       this.#tokenHashes.set(token, hash);
     }
     return hash;

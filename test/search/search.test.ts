@@ -7,6 +7,7 @@ import type { Part } from "../../src/api/schemas";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { SearchRefusal } from "../../src/search";
 import { encodeCursor, searchDigest } from "../../src/search/cursor";
+import { PartIndexes } from "../../src/search/part-indexes";
 import type { ToolContext } from "../../tools/define";
 import { listStandards } from "../../tools/reference";
 import { searchParts, searchReference } from "../../tools/search";
@@ -180,6 +181,17 @@ describe("per-token indexes", () => {
       ids(await everyPart(first.client, callWith(borealis), "IP_OWNER")).slice(0, 50),
     );
     expect(ids(borealisOwn.items).some((id) => ids(acmeOwn.items).includes(id))).toBe(false);
+  });
+
+  it("are not put back by a search that started before they were dropped", async () => {
+    const indexes = new PartIndexes(60_000, 1024 * 1024);
+    const reading = indexes.held("token", "ALL"); // a search still reading pages holds it
+    indexes.forget("token"); // a create_part, meanwhile
+    indexes.keep("token", "ALL", reading);
+    expect(indexes.peek("token", "ALL")).toBeUndefined();
+    const fresh = indexes.held("token", "ALL");
+    indexes.keep("token", "ALL", fresh);
+    expect(indexes.peek("token", "ALL")?.index).toBe(fresh.index);
   });
 });
 
