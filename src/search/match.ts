@@ -45,13 +45,14 @@ function foldRecord(record: Searchable): Folded {
 const foldings = new WeakMap<object, WeakMap<object, Folded>>();
 
 function folder<T>(fields: (record: T) => Searchable): (record: T) => Folded {
-  let memo = foldings.get(fields);
-  if (!memo) foldings.set(fields, (memo = new WeakMap()));
-  const known = memo;
+  const known = foldings.get(fields) ?? new WeakMap<object, Folded>();
+  foldings.set(fields, known);
   return (record) => {
     if (typeof record !== "object" || record === null) return foldRecord(fields(record));
-    let folded = known.get(record);
-    if (!folded) known.set(record, (folded = foldRecord(fields(record))));
+    const kept = known.get(record);
+    if (kept) return kept;
+    const folded = foldRecord(fields(record));
+    known.set(record, folded);
     return folded;
   };
 }
