@@ -43,6 +43,13 @@ describe.each(ERAS)("resources, completions and prompts (%s era)", (era) => {
   afterAll(() => server?.close());
 
   describe("resources", () => {
+    /** The error a read of `uri` is refused with. */
+    const reject = (uri: string) =>
+      server.client.readResource({ uri }).then(
+        () => undefined,
+        (error) => error,
+      );
+
     it("offer a template for every kind of record, each with a title and MIME type", async () => {
       const { resourceTemplates } = await server.client.listResourceTemplates();
       expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(
@@ -126,11 +133,6 @@ describe.each(ERAS)("resources, completions and prompts (%s era)", (era) => {
     });
 
     it("say which addresses exist, and the closest, for a URI that matches none", async () => {
-      const reject = (uri: string) =>
-        server.client.readResource({ uri }).then(
-          () => undefined,
-          (error) => error,
-        );
       const near = await reject("parts://part/P-1");
       expect(near).toMatchObject({ code: -32602, data: { uri: "parts://part/P-1" } });
       expect(near.message).toContain("Did you mean parts://parts/P-1?");
@@ -156,11 +158,6 @@ describe.each(ERAS)("resources, completions and prompts (%s era)", (era) => {
     });
 
     it("echo an unknown address escaped and cut short", async () => {
-      const reject = (uri: string) =>
-        server.client.readResource({ uri }).then(
-          () => undefined,
-          (error) => error,
-        );
       const hostile = await reject("parts://gadgets/\u202Eevil\u0007");
       expect(hostile.message).toContain("parts://gadgets/\\u202Eevil\\u0007");
       expect(hostile.message).not.toContain("\u202E");
