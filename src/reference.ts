@@ -247,12 +247,18 @@ export class ReferenceData {
     return { items, missing };
   }
 
-  /**
-   * What this token already has of a record (`kind` and code or id) or of the unfiltered standards
-   * list (`kind` "standards"), without asking the API: the value once it has arrived, else undefined.
-   */
-  async cached(kind: ReferenceKind | "standards", id: string, call: CallOptions): Promise<unknown> {
-    const key = kind === "standards" ? standardsKey({}) : `${kind}:${id}`;
+  /** A record this token already has (see #cached), without asking the API. */
+  cachedRecord(kind: ReferenceKind, id: string, call: CallOptions): Promise<unknown> {
+    return this.#cached(call, `${kind}:${id}`);
+  }
+
+  /** The unfiltered standards list, if this token already has it, without asking the API. */
+  async cachedStandards(call: CallOptions): Promise<Standard[]> {
+    return ((await this.#cached(call, standardsKey({}))) as Standard[] | undefined) ?? [];
+  }
+
+  /** The value cached under `key` for this token once it has arrived; undefined otherwise. */
+  async #cached(call: CallOptions, key: string): Promise<unknown> {
     const entry = this.#cache?.peek(`${tokenPartition(call.token ?? this.#defaultToken)}/${key}`);
     if (entry === undefined) return undefined;
     // A lookup still on its way is another call's: not waited for.

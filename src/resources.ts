@@ -178,12 +178,7 @@ export function registerResources(server: McpServer, scope: RequestScope): strin
         if (record === undefined) {
           // A batch read answers a missing record with no 404: the closest ones are looked up here.
           const closest = await scope.suggest(spec.kind, id, scope.callOptions(ctx));
-          throw notFound(
-            uri.href,
-            spec.title,
-            id,
-            `${entry.tool.notFound}${closest ? ` "${id}": ${closest}` : ""}`,
-          );
+          throw notFound(uri.href, spec.title, id, `${entry.tool.notFound}${closest ? ` ${closest}` : ""}`);
         }
         return json(uri.href, record);
       },

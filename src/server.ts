@@ -60,7 +60,7 @@ export interface RequestScope {
   /** Options for the upstream calls of one request: its cancellation, a fresh deadline, the token. */
   callOptions(ctx?: { mcpReq?: { signal?: AbortSignal } }): CallOptions;
   describeFailure(error: unknown, notFound: string, idempotent?: boolean, suggestions?: string): string;
-  /** The closest known records to a code or id nobody knows ("did you mean …"), if any. */
+  /** The closest known records to a code or id nobody knows (`"x": did you mean …`), if any. */
   suggest(kind: SuggestKind, unknown: string, call: CallOptions): Promise<string | undefined>;
   /** Runs a tool for the tools/call loop or a resource read: arguments checked, failures in words. */
   run(entry: CatalogueEntry, args: unknown, ctx: ServerContext): Promise<ToolOutcome>;
@@ -112,7 +112,7 @@ export function createServer(options: ServerOptions): McpServer {
       ...(ctx?.mcpReq?.signal && { signal: ctx.mcpReq.signal }),
       ...(options.token !== undefined && { token: options.token }),
     }),
-    suggest: (kind, unknown, call) => options.search.suggest(kind, unknown, call),
+    suggest: (kind, unknown, call) => closestTo(options.search, kind, unknown, call),
     describeFailure: (error, notFound, idempotent = true, suggestions) =>
       toolErrorMessage(error, {
         notFound,
@@ -220,12 +220,20 @@ async function suggestionsFor(
       .map((value) => ({ kind, value })),
   );
   const hints = await Promise.all(
-    unknown.slice(0, MAX_SUGGESTIONS).map(async ({ kind, value }) => {
-      const hint = await search.suggest(kind, value, call);
-      return hint ? `"${value}": ${hint}` : undefined;
-    }),
+    unknown.slice(0, MAX_SUGGESTIONS).map(({ kind, value }) => closestTo(search, kind, value, call)),
   );
   return hints.filter(Boolean).join(" ");
+}
+
+/** `"PA-12": did you mean pa12 (Polyamide 12 (PA12))?`, or undefined when nothing is close. */
+async function closestTo(
+  search: PartSearch,
+  kind: SuggestKind,
+  value: string,
+  call: CallOptions,
+): Promise<string | undefined> {
+  const hint = await search.suggest(kind, value, call);
+  return hint ? `"${value}": ${hint}` : undefined;
 }
 
 /** A `progress` callback for the handler when the request carries a progress token. */

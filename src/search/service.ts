@@ -334,10 +334,9 @@ export class PartSearch {
 
   /** The records of a kind this token already has in the reference cache: no request at all. */
   async #cachedRecords(kind: (typeof NAMED_IN_TEXT)[number][0], call: CallOptions) {
-    if (kind === "standard")
-      return ((await this.#reference.cached("standards", "", call)) ?? []) as Standard[];
+    if (kind === "standard") return this.#reference.cachedStandards(call);
     const found = await Promise.all(
-      this.#knownCodes(kind, call).map((code) => this.#reference.cached(kind, code, call)),
+      this.#knownCodes(kind, call).map((code) => this.#reference.cachedRecord(kind, code, call)),
     );
     return found.filter((record) => record !== undefined) as (Material | Process)[];
   }
