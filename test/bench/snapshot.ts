@@ -27,13 +27,12 @@ import {
   summarize,
   times,
 } from "./lib";
-import { ERAS, RpcSession, type ServerSpec } from "./rpc";
+import { IDLE_AFTER_MS, oneCallIn } from "./memory";
+import { ERAS, type ServerSpec } from "./rpc";
 
 const DIR = join(repoRoot, ".bench/snapshot");
 const SPAWNS = 12;
 const IDLE_ROUNDS = 3;
-/** Past the idle-time collection (src/idle-gc.ts, 2 s after the last call), as memory.ts samples. */
-const IDLE_AFTER_MS = 5_000;
 
 /** Builds the blob under mcp.json's Node flags and returns how to start from it. */
 async function buildBlob(api: EmbeddedApi): Promise<ServerSpec> {
@@ -60,10 +59,8 @@ async function buildBlob(api: EmbeddedApi): Promise<ServerSpec> {
 }
 
 async function idleRss(spec: ServerSpec, partId: string): Promise<number> {
-  const session = await RpcSession.start(spec, "2025-11-25");
+  const session = await oneCallIn(spec, "2025-11-25", partId);
   try {
-    const result = await session.call("get_part", { id: partId });
-    if (result.isError) throw new Error(`${spec.label}: get_part failed`);
     await sleep(IDLE_AFTER_MS);
     return rssMiB(session.pid);
   } finally {
