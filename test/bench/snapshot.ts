@@ -22,7 +22,6 @@ import {
   type Report,
   repoRoot,
   rssMiB,
-  serverCommand,
   sleep,
   summarize,
   times,
@@ -40,22 +39,18 @@ async function buildBlob(api: EmbeddedApi): Promise<ServerSpec> {
   mkdirSync(DIR, { recursive: true });
   const entry = join(DIR, "entry.js");
   await build({ ...BUNDLE_OPTIONS, entryPoints: ["test/bench/snapshot-entry.ts"], outfile: entry });
-  const { command, args, env } = serverCommand();
-  const nodeFlags = args.filter((arg) => arg.startsWith("--"));
+  const ours = oursSpec(externalApiEnv(api));
+  const nodeFlags = ours.args.filter((arg) => arg.startsWith("--"));
   const blob = join(DIR, "parts-mcp.blob");
   // Only PATH from this environment: nothing of the bench's own settings goes into the heap.
-  const built = spawnSync(command, [...nodeFlags, "--snapshot-blob", blob, "--build-snapshot", entry], {
+  const built = spawnSync(ours.command, [...nodeFlags, "--snapshot-blob", blob, "--build-snapshot", entry], {
     cwd: DIR,
     env: { PATH: process.env.PATH },
     encoding: "utf8",
   });
   if (built.status !== 0) throw new Error(`snapshot: the builder failed: ${built.stderr.slice(-500)}`);
-  return {
-    label: "parts-mcp from a snapshot",
-    command,
-    args: [...nodeFlags, "--snapshot-blob", blob],
-    env: { ...env, PARTS_MCP_LOG_LEVEL: "warn", ...externalApiEnv(api) },
-  };
+  // parts-mcp as the bench starts it, with the blob in place of the launcher.
+  return { ...ours, label: "parts-mcp from a snapshot", args: [...nodeFlags, "--snapshot-blob", blob] };
 }
 
 async function idleRss(spec: ServerSpec, partId: string): Promise<number> {
