@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../src/api/endpoints";
 import {
+  BoundingBox,
   Category,
   CreatePartBody,
   CreatePartResult,
   Criticality,
+  CustomFieldChoice,
   ImportFileResult,
   Material,
   Part,
@@ -39,9 +41,13 @@ export const createPart = defineTool({
     internal: z.boolean().optional().describe("Visible only inside your organisation"),
     requireSubscription: z.boolean().optional().describe("Buyers need a subscription to order it"),
     metadata: CreatePartBody.shape.metadata.describe("Free key-value pairs (string values)"),
-    customFields: CreatePartBody.shape.customFields.describe(
-      "Dropdown selections; ids as in your parts' customFields",
-    ),
+    // Inside objects too, a key nobody takes is refused with the keys that are, not dropped: a
+    // misnamed `depth` would otherwise vanish from the new part without a word.
+    boundingBox: BoundingBox.strict().optional(),
+    customFields: z
+      .array(CustomFieldChoice.strict())
+      .optional()
+      .describe("Dropdown selections; ids as in your parts' customFields"),
   }),
   output: CreatePartResult,
   annotations: CREATE,

@@ -36,6 +36,9 @@ export function jsonSchemaOverride(ctx: { zodSchema: unknown; jsonSchema: Record
   // Every z.int() carries the safe-integer bounds, which say nothing a reader needs.
   if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
   if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;
+  // A record's `propertyNames: {type: "string"}` says what every JSON key already is.
+  const names = schema.propertyNames as Record<string, unknown> | undefined;
+  if (names?.type === "string" && Object.keys(names).length === 1) delete schema.propertyNames;
 }
 
 export const DIMENSION_NAMES = [
@@ -150,7 +153,7 @@ const nonEmpty = z.string().min(1);
 
 /** Keys that name an object's machinery: in JSON they are data, but code that copies them into a
  * plain object can change its prototype instead (and zod's record drops `__proto__` silently). */
-const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
 /**
  * Free string key-value pairs. The keys are checked on the input as sent (before zod's record,
@@ -201,6 +204,9 @@ function sasUrlProblem(value: string): string | undefined {
   return undefined;
 }
 
+/** One dropdown's selection in a part to create. */
+export const CustomFieldChoice = z.object({ dropdownId: nonEmpty, selectedOptionIds: z.array(nonEmpty) });
+
 export const CreatePartBody = z.object({
   title: nonEmpty,
   externalRef: z.string().optional(),
@@ -224,7 +230,7 @@ export const CreatePartBody = z.object({
   businessUnitIds: z.array(nonEmpty).optional(),
   boundingBox: BoundingBox.optional(),
   metadata: StringMap.optional(),
-  customFields: z.array(z.object({ dropdownId: nonEmpty, selectedOptionIds: z.array(nonEmpty) })).optional(),
+  customFields: z.array(CustomFieldChoice).optional(),
   materialType: MaterialType.optional(),
   unitSystem: UnitSystem.optional(),
 });
