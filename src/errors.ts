@@ -5,8 +5,10 @@
 // Messages name the request (method and path, never a query or a secret), and every message
 // leaves through one gate that redacts credential patterns and escapes control characters.
 import type { z } from "zod";
+import { RESERVED_KEYS } from "./api/schemas";
 import { type ContractIssue, PartsApiError } from "./client";
 import { escapeInvisible, redact } from "./log";
+import { editDistance } from "./search/match";
 
 /**
  * How the server runs, which decides who can act on what:
@@ -54,14 +56,78 @@ export function shortErrorMessage(error: unknown): string {
 }
 
 /** Names each offending argument: `pageSize: Too big: expected number to be <=50`. */
-export function invalidArgumentsMessage(tool: string, error: z.ZodError): string {
-  const problems = describeIssues(error.issues, { root: "arguments", max: 5 });
+export function invalidArgumentsMessage(tool: string, error: z.ZodError, input?: z.ZodType): string {
+  const issues = input ? error.issues.map((issue) => withKnownKeys(issue, input)) : error.issues;
+  const problems = describeIssues(issues, { root: "arguments", max: 5 });
   return gate(
     `Invalid arguments for ${tool}: ${problems}. No request was sent; correct the arguments and call again.`,
   );
 }
 
 type IssueLike = Pick<ContractIssue, "message"> & { path: readonly PropertyKey[] };
+
+/**
+ * An unknown argument says what to send instead: the argument it is a slip of (`"materialID"`:
+ * did you mean "materialId"?), or else every argument taken there, so that the next call is right
+ * without another look at the schema.
+ */
+function withKnownKeys(issue: z.core.$ZodIssue, input: z.ZodType): IssueLike {
+  if (issue.code !== "unrecognized_keys") return issue;
+  // A reserved key is refused as such (src/message-guard.ts words it alike), never taken for a slip.
+  const unknown = issue.keys.filter((key) => !RESERVED_KEYS.has(key));
+  const known = unknown.length > 0 ? keysAt(input, issue.path) : undefined;
+  if (!known) return issue;
+  const meant = unknown.map((key) => closestKey(key, known));
+  const hint = meant.every((key) => key !== undefined)
+    ? `did you mean ${[...new Set(meant)].map((key) => JSON.stringify(key)).join(", ")}?`
+    : `accepted: ${known.join(", ")}`;
+  return { ...issue, message: `${issue.message} (${hint})` };
+}
+
+interface SchemaNode {
+  _zod: {
+    def: {
+      type: string;
+      shape?: Record<string, SchemaNode>;
+      innerType?: SchemaNode;
+      element?: SchemaNode;
+      in?: SchemaNode;
+    };
+  };
+}
+
+/** The keys of the object schema at `path` (through optional, default, array, pipe), if it is one. */
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] | undefined {
+  const unwrap = (node: SchemaNode | undefined): SchemaNode | undefined => {
+    let current = node;
+    while (current) {
+      const def: SchemaNode["_zod"]["def"] = current._zod.def;
+      const next = def.innerType ?? (def.type === "pipe" ? def.in : undefined);
+      if (!next) return current;
+      current = next;
+    }
+    return current;
+  };
+  let node = unwrap(schema as unknown as SchemaNode);
+  for (const key of path) {
+    const def = node?._zod.def;
+    if (def?.type === "object" && typeof key === "string") node = unwrap(def.shape?.[key]);
+    else if (def?.type === "array" && typeof key === "number") node = unwrap(def.element);
+    else return undefined;
+  }
+  const def = node?._zod.def;
+  return def?.type === "object" && def.shape ? Object.keys(def.shape) : undefined;
+}
+
+/** The known key `key` is a slip of: the same but for case, `_` or `-`, or a typo or two away. */
+function closestKey(key: string, known: readonly string[]): string | undefined {
+  const plain = (text: string) => text.toLowerCase().replace(/[-_]/g, "");
+  const same = known.find((candidate) => plain(candidate) === plain(key));
+  if (same) return same;
+  const limit = key.length <= 5 ? 1 : 2;
+  const near = known.filter((candidate) => editDistance(plain(key), plain(candidate), limit) <= limit);
+  return near.length === 1 ? near[0] : undefined;
+}
 
 /**
  * `items[3].title: expected string, received number; metadata["a b"]: …` for the first `max`

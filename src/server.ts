@@ -126,7 +126,7 @@ export function createServer(options: ServerOptions): McpServer {
       collectWhenIdle();
       const parsed = input.safeParse(args ?? {});
       if (!parsed.success) {
-        return { ok: false, invalid: true, message: invalidArgumentsMessage(tool.name, parsed.error) };
+        return { ok: false, invalid: true, message: invalidArgumentsMessage(tool.name, parsed.error, input) };
       }
       const call = scope.callOptions(ctx);
       try {

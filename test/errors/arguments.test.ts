@@ -10,8 +10,9 @@ import { createPart, importPartFile } from "../../tools/parts";
 
 /** What the server loop answers for these raw arguments: undefined when they are accepted. */
 function refusal(tool: typeof createPart | typeof importPartFile, rawJson: string): string | undefined {
-  const parsed = tool.input.strict().safeParse(JSON.parse(rawJson));
-  return parsed.success ? undefined : invalidArgumentsMessage(tool.name, parsed.error);
+  const input = tool.input.strict();
+  const parsed = input.safeParse(JSON.parse(rawJson));
+  return parsed.success ? undefined : invalidArgumentsMessage(tool.name, parsed.error, input);
 }
 
 const importing = (sasUrl: string) =>

@@ -337,6 +337,30 @@ describe.each(ERAS)("tools (%s era)", (era) => {
       expect(server.api.stats.requests()).toBe(before);
     });
 
+    it("an unknown argument names the one meant, or else every argument the tool takes there", async () => {
+      expect(failed(await server.call("search_parts", { material_id: "ti64" }))).toContain(
+        'arguments: Unrecognized key: "material_id" (did you mean "materialId"?).',
+      );
+      expect(failed(await server.call("list_parts", { page_size: 5, pagesize: 5 }))).toContain(
+        'Unrecognized keys: "page_size", "pagesize" (did you mean "pageSize"?).',
+      );
+      expect(
+        failed(await server.call("search_reference", { kind: "material", query: "Ti-6Al-4V" })),
+      ).toContain('Unrecognized key: "query" (accepted: kind, text).');
+      // Inside an object argument, the keys of that object.
+      expect(
+        failed(await server.call("create_part", { title: "Bracket", boundingBox: { x: 1, depth: 2 } })),
+      ).toContain('boundingBox: Unrecognized key: "depth" (accepted: x, y, z).');
+      const choice = { dropdownId: "dd-1", selectedOptionIds: ["opt-1"], label: "Finish" };
+      expect(
+        failed(await server.call("create_part", { title: "Bracket", customFields: [choice] })),
+      ).toContain('customFields[0]: Unrecognized key: "label" (accepted: dropdownId, selectedOptionIds).');
+      // One unknown key with no near argument lists them all, even beside a slip.
+      expect(failed(await server.call("get_part", { id: "p", Id: "p", extra: 1 }))).toContain(
+        'Unrecognized keys: "Id", "extra" (accepted: id).',
+      );
+    });
+
     it("an unknown part is a 404 that says where part ids come from", async () => {
       const text = failed(await server.call("get_part", { id: "no/such part" }));
       expect(text).toMatch(/Not found/);
