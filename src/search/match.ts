@@ -2,6 +2,7 @@
 // categories) and to part ids, best match first, as engineers write them: "F3001", "astm f3001",
 // "ASTM F3001-14", "AMS4928", "SAE AMS 4928" (the governing body before the code), "ISO
 // 13485:2016". The same ranking names the closest records in did-you-mean hints.
+import { alsoReadAs } from "./process-names";
 import { compact, readings, termsOf, words } from "./text";
 
 /** What of a record a fragment is compared with. */
@@ -116,8 +117,9 @@ function typoDistance(record: Folded, query: Query): number | undefined {
 /**
  * The records that match `text`, best first (ties: the shorter key, then alphabetical); every
  * record, by key, when there is no text. The text is read as written, then without a trailing
- * edition year, and the first reading that matches anything wins. When none does, `typos` (the
- * default) allows a typo or two in longer words, closest first.
+ * edition year, then as the terms a process's trade name stands for ("SLM": laser powder bed
+ * fusion, process-names.ts), and the first reading that matches anything wins. When none does,
+ * `typos` (the default) allows a typo or two in longer words of the text, closest first.
  */
 export function rankRecords<T>(
   records: readonly T[],
@@ -130,7 +132,7 @@ export function rankRecords<T>(
   const byKey = (a: T, b: T) => keyOf(a).length - keyOf(b).length || (keyOf(a) < keyOf(b) ? -1 : 1);
   if (text === undefined || words(text).length === 0)
     return [...records].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
-  for (const reading of readings(text)) {
+  for (const reading of [...readings(text), ...alsoReadAs(text)]) {
     const query = queryOf(reading);
     const scored = records
       .map((record) => ({ record, score: score(folded(record), query) }))

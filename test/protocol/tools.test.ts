@@ -368,6 +368,14 @@ describe.each(ERAS)("tools (%s era)", (era) => {
       expect(text).toContain("GET /v1/parts/no%2Fsuch%20part → 404");
     });
 
+    it("a process's trade name leads to the process it names", async () => {
+      expect(failed(await server.call("get_process", { code: "SLM" }))).toContain(
+        '"SLM": did you mean lpbf (Laser powder bed fusion (L-PBF))?',
+      );
+      const found = ok(await server.call("search_reference", { kind: "process", text: "DMLS" }));
+      expect((found.items as { code: string }[]).map((item) => item.code)).toEqual(["lpbf"]);
+    });
+
     it("an unknown code says which known records are closest, and nothing is created", async () => {
       expect(failed(await server.call("get_material", { code: "Ti-6Al-4V" }))).toMatch(
         /"Ti-6Al-4V": did you mean ti64 \(Ti-6Al-4V/,

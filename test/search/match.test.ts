@@ -80,6 +80,22 @@ describe("search_reference's ranking", () => {
     expect(material("polyamide 12")).toEqual(["pa12", "pa12-gf"]);
   });
 
+  it("reads a process's trade name as the ISO/ASTM 52900 terms it stands for, after as written", () => {
+    const processFields = (p: { code: string; name: string }) => ({ keys: [p.code], names: [p.name] });
+    const process = (text: string) => rankRecords(PROCESSES, text, processFields).map((p) => p.code);
+    expect(process("SLM")).toEqual(["lpbf"]);
+    expect(process("DMLS")).toEqual(["lpbf"]);
+    expect(process("PBF-LB/M")).toEqual(["lpbf"]);
+    expect(process("FFF")).toEqual(["fdm"]);
+    expect(process("DLP")).toEqual(["sla"]);
+    // A catalogue that names the process as written is taken at its word.
+    expect(process("SLS")).toEqual(["sls"]);
+    const own = [...PROCESSES, { code: "slm-280", name: "SLM 280 melting", materialType: "metal" }];
+    expect(rankRecords(own, "SLM", processFields).map((p) => p.code)).toEqual(["slm-280"]);
+    // Standards are named by process too.
+    expect(rankRecords(STANDARDS, "SLM", standardFields).map((s) => s.code)).toContain("AMS 7003");
+  });
+
   it("requires every word, and returns all records by key without text", () => {
     expect(rankRecords(STANDARDS, "astm titanium zzz", standardFields)).toEqual([]);
     expect(rankRecords(STANDARDS, undefined, standardFields)).toHaveLength(STANDARDS.length);
@@ -96,6 +112,12 @@ describe("didYouMean", () => {
     expect(didYouMean("Ti-6Al-4V", materials)).toMatch(
       /^did you mean ti64 \(Ti-6Al-4V \(Grade 5\)\) or ti64-eli/,
     );
+  });
+
+  it("offers the process a trade name stands for, not the one a letter away", () => {
+    const processes = PROCESSES.map((p) => ({ keys: [p.code], names: [p.name], label: p.name }));
+    expect(didYouMean("SLM", processes)).toBe("did you mean lpbf (Laser powder bed fusion (L-PBF))?");
+    expect(didYouMean("EB-PBF", processes)).toBe("did you mean ebm (Electron beam melting (EB-PBF))?");
   });
 
   it("falls back to typos, and says nothing when nothing is close", () => {
