@@ -4,6 +4,7 @@
 // before any request, every failure a tool result. The `parts://` resources and the prompts read
 // through the same client and cache. One instance serves one upstream token.
 
+import { setMaxListeners } from "node:events";
 import {
   type CacheHint,
   type CallToolResult,
@@ -107,11 +108,19 @@ export function createServer(options: ServerOptions): McpServer {
     seen: options.seen,
     catalogue: options.catalogue,
     cacheTtlMs: options.cacheTtlMs,
-    callOptions: (ctx) => ({
-      deadline: createDeadline(options.timeoutMs),
-      ...(ctx?.mcpReq?.signal && { signal: ctx.mcpReq.signal }),
-      ...(options.token !== undefined && { token: options.token }),
-    }),
+    callOptions: (ctx) => {
+      const signal = ctx?.mcpReq?.signal;
+      // Each upstream request of a call listens to the call's signal while in flight and stops
+      // when it ends (the client's tests count them). A call that fans out, such as a preview's
+      // lookups with their did-you-means reading pages, passes Node's limit of 10 listeners with
+      // no leak, which Node would otherwise log as one.
+      if (signal) setMaxListeners(0, signal);
+      return {
+        deadline: createDeadline(options.timeoutMs),
+        ...(signal && { signal }),
+        ...(options.token !== undefined && { token: options.token }),
+      };
+    },
     suggest: (kind, unknown, call) => closestTo(options.search, kind, unknown, call),
     describeFailure: (error, notFound, idempotent = true, suggestions) =>
       toolErrorMessage(error, {

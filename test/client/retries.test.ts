@@ -1,4 +1,5 @@
 // Retry rules, deadline and cancellation, counted on the API side over real HTTP.
+import { getEventListeners } from "node:events";
 import { createServer } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDeadline, type PartsApiClient, PartsApiError } from "../../src/client";
@@ -251,6 +252,21 @@ describe("cancellation", () => {
     const error = await failure(getPart(client, { signal: AbortSignal.abort() }));
     expect(error).toMatchObject({ kind: "cancelled", attempts: 0, sent: false });
     expect(api.stats.requests("getPart")).toBe(0);
+  });
+
+  it("requests sharing a signal each stop listening to it when they end", async () => {
+    const controller = new AbortController();
+    api.faults.add({
+      endpoint: "getPart",
+      action: { kind: "status", status: 503, retryAfter: "0" },
+      times: 3,
+    });
+    await Promise.all(Array.from({ length: 20 }, () => getPart(client, { signal: controller.signal })));
+    api.faults.add({ endpoint: "getPart", action: { kind: "status", status: 404 }, times: 5 });
+    await Promise.all(
+      Array.from({ length: 5 }, () => failure(getPart(client, { signal: controller.signal }))),
+    );
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 
   it("the client keeps working after a cancelled call", async () => {

@@ -376,6 +376,28 @@ describe.each(ERAS)("tools (%s era)", (era) => {
       expect((found.items as { code: string }[]).map((item) => item.code)).toEqual(["lpbf"]);
     });
 
+    it("a call that fans out to many upstream requests logs no listener-leak warning", async () => {
+      const warnings: string[] = [];
+      const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+      process.on("warning", onWarning);
+      try {
+        const draft = {
+          title: "Bracket",
+          processId: "SLM",
+          materialId: "Ti-6Al-4V",
+          standardIds: ["F3001", "ASTM F2924", "X-1", "X-2"],
+          criticalityIds: ["crit-x", "crit-y"],
+          categoryIds: ["cat-x", "cat-y", "cat-z"],
+        };
+        const { unknown } = ok(await server.call("preview_part", draft)) as { unknown: { id: string }[] };
+        expect(unknown.map(({ id }) => id)).toEqual(expect.arrayContaining(["SLM", "X-1", "cat-z"]));
+        await new Promise((resolve) => setImmediate(resolve));
+      } finally {
+        process.off("warning", onWarning);
+      }
+      expect(warnings).toEqual([]);
+    });
+
     it("an unknown code says which known records are closest, and nothing is created", async () => {
       expect(failed(await server.call("get_material", { code: "Ti-6Al-4V" }))).toMatch(
         /"Ti-6Al-4V": did you mean ti64 \(Ti-6Al-4V/,
