@@ -31,7 +31,7 @@ const ALSO_READ_AS: ReadonlyMap<string, readonly string[]> = new Map(
     fff: MATERIAL_EXTRUSION,
     mex: MATERIAL_EXTRUSION,
     sla: VAT_PHOTOPOLYMERIZATION,
-    dlp: VAT_PHOTOPOLYMERIZATION,
+    dlp: ["digital light processing", ...VAT_PHOTOPOLYMERIZATION],
     vpp: VAT_PHOTOPOLYMERIZATION,
     ded: DIRECTED_ENERGY_DEPOSITION,
     lmd: ["laser metal deposition", ...DIRECTED_ENERGY_DEPOSITION],
