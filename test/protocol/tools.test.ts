@@ -115,6 +115,25 @@ describe.each(ERAS)("tools (%s era)", (era) => {
       }
     });
 
+    it("close every object of their inputs, nested ones too: an unknown key is refused, never dropped", () => {
+      type Schema = {
+        type?: string;
+        properties?: Record<string, Schema>;
+        items?: Schema;
+        additionalProperties?: unknown;
+      };
+      const open: string[] = [];
+      const walk = (schema: Schema | undefined, at: string) => {
+        if (!schema) return;
+        if (schema.type === "object" && schema.properties && schema.additionalProperties !== false)
+          open.push(at);
+        for (const [key, value] of Object.entries(schema.properties ?? {})) walk(value, `${at}.${key}`);
+        walk(schema.items, `${at}[]`);
+      };
+      for (const tool of advertised) walk(tool.inputSchema as Schema, tool.name);
+      expect(open).toEqual([]);
+    });
+
     it("describe every input field, have object input and output schemas, and short descriptions", () => {
       for (const tool of advertised) {
         expect(tool.inputSchema.type).toBe("object");
