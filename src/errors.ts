@@ -58,7 +58,11 @@ export function shortErrorMessage(error: unknown): string {
 /** Names each offending argument: `pageSize: Too big: expected number to be <=50`. */
 export function invalidArgumentsMessage(tool: string, error: z.ZodError, input?: z.ZodType): string {
   const issues = input ? error.issues.map((issue) => withKnownKeys(issue, input)) : error.issues;
-  const problems = describeIssues(issues, { root: "arguments", max: 5 });
+  return argumentsRefusal(tool, describeIssues(issues, { root: "arguments", max: 5 }));
+}
+
+/** The refusal of a call's arguments, `problems` naming each (src/message-guard.ts refuses with it too). */
+export function argumentsRefusal(tool: string, problems: string): string {
   return gate(
     `Invalid arguments for ${tool}: ${problems}. No request was sent; correct the arguments and call again.`,
   );

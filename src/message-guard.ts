@@ -3,6 +3,8 @@
 // key, so the tool's strict schema never sees it; refused here as that schema refuses any unknown
 // key), and parameters of the wrong type (the SDK answers with a raw schema dump, and for a
 // resources/read without a uri -32603, an internal error; here -32602 naming the field).
+import { argumentsRefusal } from "./errors";
+
 type Id = string | number;
 
 /** The answer to send instead of serving `message`, or undefined to serve it. */
@@ -12,7 +14,7 @@ export function refusalFor(message: unknown): object | undefined {
   if (typeof id !== "string" && typeof id !== "number") return undefined;
   const params = record(request?.params);
   if (request?.method === "tools/call" && hasOwn(params?.arguments, "__proto__")) {
-    const text = `Invalid arguments for ${String(params?.name)}: arguments: Unrecognized key: "__proto__". No request was sent; correct the arguments and call again.`;
+    const text = argumentsRefusal(String(params?.name), 'arguments: Unrecognized key: "__proto__"');
     return { jsonrpc: "2.0", id, result: { content: [{ type: "text", text }], isError: true } };
   }
   const problem = paramProblem(request?.method, params);

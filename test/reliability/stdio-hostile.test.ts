@@ -125,6 +125,10 @@ describe("stdio under hostile input", () => {
     child.sendRaw(
       '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"get_process","arguments":{"code":"sls","__proto__":{"x":1}}}}\n',
     );
+    // A name that hides text behind a right-to-left override is quoted with the override escaped.
+    child.sendRaw(
+      '{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"get\\u202eprocess","arguments":{"__proto__":{}}}}\n',
+    );
     child.send({
       jsonrpc: "2.0",
       id: 10,
@@ -141,7 +145,7 @@ describe("stdio under hostile input", () => {
       },
     });
     child.send({ jsonrpc: "2.0", id: 8, method: "ping" });
-    const answers = await child.waitFor(10);
+    const answers = await child.waitFor(11);
     const codeOf = (id: unknown) =>
       (byId(answers, id) as { error?: { code: number } } | undefined)?.error?.code;
     expect(codeOf(null)).toBe(-32700);
@@ -168,6 +172,9 @@ describe("stdio under hostile input", () => {
         ],
       },
     });
+    const hidden = (byId(answers, 12) as { result: { content: { text: string }[] } }).result.content[0]?.text;
+    expect(hidden).toMatch(/^Invalid arguments for get\\u202Eprocess: arguments: Unrecognized key/);
+    expect(hidden).not.toContain("\u202e");
     child.process.stdin.end();
     await child.exit;
   });
