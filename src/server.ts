@@ -283,7 +283,7 @@ function instructions(connection: Connection, tools: Pick<Catalogue, "has">): st
   }
   if (tools.has("search_parts")) {
     lines.push(
-      "Find parts with search_parts (words of the title or description, and exact codes); codes of processes, materials, standards, criticalities and categories with search_reference, from a name or a fragment.",
+      'Find parts with search_parts: words as people say them ("titanium brackets", "3D printed nylon housings", "flight critical") match a part\'s own text and its material, process, categories, standards and criticalities; filters take codes or lists of codes. Codes of processes, materials, standards, criticalities and categories come from search_reference, from a name, a family or a fragment. An empty result says why.',
     );
   }
   if (tools.has("get_rfq") || tools.has("get_factory")) {
@@ -291,6 +291,9 @@ function instructions(connection: Connection, tools: Pick<Catalogue, "has">): st
       "RFQs and factories can be read only by id: nothing lists them or leads from a part to its RFQs, so ask the user for the id.",
     );
   }
+  lines.push(
+    "Not in the API, so say so at once instead of searching: quotes, offers, prices, suppliers and who quoted what (an RFQ's state such as QUOTE_RECEIVED carries none of them), and lists of RFQs or factories.",
+  );
   if (tools.has("create_part")) {
     lines.push(
       `Before create_part, find the codes with search_reference${tools.has("preview_part") ? " and check the draft with preview_part" : ""}. create_part and import_part_file are not idempotent: after an unclear failure, check before repeating them.`,

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { Category, Criticality, Material, MaterialType, Process, Standard } from "../src/api/schemas";
-import { compact, SearchRefusal } from "../src/search";
+import type { CallOptions } from "../src/client";
+import type { ReferenceKind } from "../src/reference";
+import { compact, type PartSearch, SearchRefusal } from "../src/search";
 import { defineTool, READ } from "./define";
 import {
   batchOf,
@@ -13,6 +15,30 @@ import {
 } from "./params";
 
 const STANDARDS_HINT = "Find standard codes with search_reference (kind standard).";
+
+/** Said beside a record read by another code than the one given. */
+const readAs = z.string().optional().describe("The code read, when the one given was not exact");
+
+/**
+ * Reads a record by code. When the API does not know the code but exactly one known record has it
+ * once case, spacing, punctuation, a governing body and an edition year are folded ("PA12" is
+ * pa12), that record is returned, with `readAs`; otherwise the 404 stands (did-you-mean follows).
+ */
+async function byCode<T extends object>(
+  kind: ReferenceKind,
+  code: string,
+  { search, call }: { search: PartSearch; call: CallOptions },
+  read: (code: string) => Promise<T>,
+): Promise<T & { readAs?: string }> {
+  try {
+    return await read(code);
+  } catch (error) {
+    if ((error as { status?: number }).status !== 404) throw error;
+    const same = await search.readAs(kind, code, call);
+    if (same === undefined || same === code) throw error;
+    return { ...(await read(same)), readAs: same };
+  }
+}
 /** The governing bodies of the sample data; a real API may have more, and says so by its answers. */
 const GOVERNING_BODIES = "ASTM, ISO, SAE, DIN, MIL";
 
@@ -22,11 +48,12 @@ export const getProcess = defineTool({
   group: "reference",
   description: "Get a manufacturing process by its code (e.g. sls, lpbf, cnc-milling).",
   input: z.object({ code: processCode }),
-  output: Process,
+  output: Process.extend({ readAs }),
   annotations: READ,
   notFound: "Find process codes with search_reference (kind process).",
   lookups: [{ kind: "process", argument: "code" }],
-  handler: ({ code }, { reference, call }) => reference.process(code, call),
+  handler: ({ code }, context) =>
+    byCode("process", code, context, (c) => context.reference.process(c, context.call)),
   mentions: ({ code }) => [{ kind: "process", id: code }],
 });
 
@@ -36,11 +63,12 @@ export const getMaterial = defineTool({
   group: "reference",
   description: "Get a material by its code (e.g. ti64 for Ti-6Al-4V, pa12).",
   input: z.object({ code: materialCode }),
-  output: Material,
+  output: Material.extend({ readAs }),
   annotations: READ,
   notFound: "Find material codes with search_reference (kind material).",
   lookups: [{ kind: "material", argument: "code" }],
-  handler: ({ code }, { reference, call }) => reference.material(code, call),
+  handler: ({ code }, context) =>
+    byCode("material", code, context, (c) => context.reference.material(c, context.call)),
   mentions: ({ code }) => [{ kind: "material", id: code }],
 });
 
@@ -84,11 +112,12 @@ export const getStandard = defineTool({
   group: "reference",
   description: 'Get one standard by its exact code (e.g. "ASTM F3001", "AMS 4928").',
   input: z.object({ code: standardCode }),
-  output: Standard,
+  output: Standard.extend({ readAs }),
   annotations: READ,
   notFound: STANDARDS_HINT,
   lookups: [{ kind: "standard", argument: "code" }],
-  handler: ({ code }, { reference, call }) => reference.standard(code, call),
+  handler: ({ code }, context) =>
+    byCode("standard", code, context, (c) => context.reference.standard(c, context.call)),
   mentions: ({ code }) => [{ kind: "standard", id: code }],
 });
 
@@ -111,11 +140,12 @@ export const getCriticality = defineTool({
   group: "reference",
   description: "Get a criticality (a part's criticality class and its governing body) by id.",
   input: z.object({ id: criticalityId }),
-  output: Criticality,
+  output: Criticality.extend({ readAs }),
   annotations: READ,
   notFound: "Find criticality ids with search_reference (kind criticality).",
   lookups: [{ kind: "criticality", argument: "id" }],
-  handler: ({ id }, { reference, call }) => reference.criticality(id, call),
+  handler: ({ id }, context) =>
+    byCode("criticality", id, context, (c) => context.reference.criticality(c, context.call)),
   mentions: ({ id }) => [{ kind: "criticality", id }],
 });
 

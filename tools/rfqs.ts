@@ -8,7 +8,7 @@ export const getRfq = defineTool({
   title: "Get RFQ",
   group: "rfqs",
   description:
-    "Get a request for quotation (RFQ) by id: state, partId, quantity, lead time (days), deadline, expiry. RFQs are read only by id (none are listed or found from a part): ask the user.",
+    "Get a request for quotation (RFQ) by id: state, partId, quantity, lead time (days), deadline, expiry. RFQs are read only by id (none are listed or found from a part): ask the user. Quotes, prices and suppliers are not in the API.",
   input: z.object({ id: rfqId }),
   output: Rfq,
   annotations: READ,

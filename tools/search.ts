@@ -2,7 +2,7 @@
 // ("Finding things"): the API itself reads only by id and pages through parts.
 import { z } from "zod";
 import { Part, PartView } from "../src/api/schemas";
-import { DEFAULT_LIMIT, MAX_CURSOR_LENGTH, MAX_LIMIT } from "../src/search";
+import { DEFAULT_LIMIT, MAX_CURSOR_LENGTH, MAX_FILTER_CODES, MAX_LIMIT } from "../src/search";
 import { defineTool, READ } from "./define";
 import { urlSafe } from "./params";
 
@@ -18,8 +18,22 @@ const text = (what: string) =>
     .optional()
     .describe(what);
 
-/** A filter: an exact code; where codes come from, the tool's description says once. */
-const code = (example: string) => urlSafe(z.string().min(1).max(200)).optional().describe(`e.g. ${example}`);
+/** One code of a filter; its bounds are checked, not advertised (every byte of a schema costs tokens). */
+const oneCode = urlSafe(z.string()).refine((value) => value.length >= 1 && value.length <= 200, {
+  message: "a code is 1 to 200 characters",
+});
+
+/** A filter: an exact code, or several (any of them); where codes come from, the description says once. */
+const code = (example: string) =>
+  z
+    .union([
+      oneCode,
+      z.array(oneCode).refine((list) => list.length >= 1 && list.length <= MAX_FILTER_CODES, {
+        message: `1 to ${MAX_FILTER_CODES} codes`,
+      }),
+    ])
+    .optional()
+    .describe(`e.g. ${example}`);
 
 const PartSummary = Part.pick({
   id: true,
@@ -37,24 +51,31 @@ export const searchParts = defineTool({
   title: "Search parts",
   group: "parts",
   description:
-    "Find parts by words of title, description, keywords, serial, external ref or version (all must match) and/or exact codes from search_reference. If complete is false, call again with nextCursor.",
+    'Find parts by words (all must match the part\'s own text or its material, process, category, standard or criticality: "titanium brackets", "flight critical") and/or codes from search_reference (a list: any). If complete is false, call again with nextCursor.',
   input: z.object({
-    text: text("Case, accents and punctuation ignored"),
-    materialId: code("ti64, pa12"),
+    text: text("Plurals, UK/US spelling, typos forgiven"),
+    materialId: code("ti64, [ti64, ti64-eli]"),
     processId: code("sls, lpbf"),
     standardId: code('"ASTM F3001"'),
     criticalityId: code("crit-fsc"),
-    categoryId: code("cat-brackets"),
+    categoryId: code("cat-brackets (and subcategories)"),
     view: PartView.optional().describe("IP_OWNER: yours; CONSUMER: others' published; default both"),
     limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`Default ${DEFAULT_LIMIT}`),
     cursor: z.string().max(MAX_CURSOR_LENGTH).optional().describe("From nextCursor"),
   }),
   output: z.object({
-    items: z.array(PartSummary),
+    items: z.array(
+      PartSummary.extend({
+        matched: z
+          .string()
+          .optional()
+          .describe("The referenced record that matched words the part's own text lacks"),
+      }),
+    ),
     scanned: z.number().int().describe("Parts examined"),
-    complete: z.boolean(),
+    complete: z.boolean().describe("Every part was examined (not a claim that nothing related exists)"),
     nextCursor: z.string().optional(),
-    hint: z.string().optional().describe("Codes the text names, to filter by"),
+    hint: z.string().optional().describe("How the text was read, or why nothing matched"),
   }),
   annotations: READ,
   notFound: CODES_HINT,
@@ -74,18 +95,26 @@ export const searchReference = defineTool({
   title: "Search reference data",
   group: "reference",
   description:
-    'Find the codes other tools take: processes, materials, standards, criticalities or categories by code, name or fragment ("PA12", "ASTM F3001-14", "AMS4928"), best match first; without text, all known.',
+    'Find the codes other tools take: processes, materials, standards, criticalities or categories by code, name, family or fragment ("PA12", "titanium", "3D printing", "AMS4928"), best match first; without text, all known.',
   input: z.object({
-    kind: z.enum(["process", "material", "standard", "criticality", "category"]).describe("Kind of record"),
+    kind: z
+      .enum(["process", "material", "standard", "criticality", "category"])
+      .optional()
+      .describe("Kind of record; default every kind"),
     text: text("Code, name or fragment"),
   }),
   output: z.object({
-    items: z.array(ReferenceRecord).describe("Full records"),
+    items: z
+      .array(ReferenceRecord.extend({ kind: z.string().optional().describe("Without kind in the call") }))
+      .describe("Full records"),
     complete: z
       .boolean()
       .describe("False while parts remain unread: kinds other than standard are learnt from parts"),
   }),
   annotations: READ,
   notFound: CODES_HINT,
-  handler: ({ kind, text }, { search, call, progress }) => search.searchReference(kind, text, call, progress),
+  handler: async ({ kind, text }, { search, call, progress }) => {
+    const { items, complete } = await search.searchReference(kind, text, call, progress);
+    return { items: items as z.output<typeof ReferenceRecord>[], complete };
+  },
 });

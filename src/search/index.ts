@@ -7,6 +7,7 @@ export { rankRecords } from "./match";
 export { PAGE_SIZE } from "./part-index";
 export {
   DEFAULT_LIMIT,
+  MAX_FILTER_CODES,
   MAX_LIMIT,
   PartSearch,
   type PartSearchArgs,

@@ -3,7 +3,7 @@
 // "ASTM F3001-14", "AMS4928", "SAE AMS 4928" (the governing body before the code), "ISO
 // 13485:2016". The same ranking names the closest records in did-you-mean hints.
 import { alsoReadAs } from "./process-names";
-import { compact, readings, termsOf, words } from "./text";
+import { compact, readings, stem, termsOf, words } from "./text";
 
 /** What of a record a fragment is compared with. */
 export interface Searchable {
@@ -12,6 +12,8 @@ export interface Searchable {
   names: readonly string[];
   /** A prefix that may be written before a key: a standard's governing body. */
   qualifiers?: readonly string[];
+  /** Family words of the manufacturing vocabulary ("titanium" for Ti-6Al-4V): matched after its own words. */
+  families?: readonly string[];
 }
 
 const EXACT_KEY = 100;
@@ -20,6 +22,10 @@ const KEY_PREFIX = 80;
 const NAME_PREFIX = 70;
 const KEY_PART = 60;
 const ALL_WORDS = 40;
+/** Every word matches once plural and singular, British and American spellings are folded. */
+const ALL_STEMS = 30;
+/** Every word matches, some only a family word ("titanium" for Ti-6Al-4V). */
+const WITH_FAMILY = 20;
 /** A key containing a shorter fragment than this is no evidence (`e` is in most codes). */
 const MIN_KEY_PART = 3;
 
@@ -28,17 +34,22 @@ interface Folded {
   keys: string[];
   names: string[];
   terms: string[];
+  stems: string[];
+  families: { word: string; stems: string[] }[];
 }
 
 function foldRecord(record: Searchable): Folded {
   const qualifiers = (record.qualifiers ?? []).map(compact);
+  const terms = [...record.keys, ...record.names, ...(record.qualifiers ?? [])].flatMap(termsOf);
   return {
     keys: record.keys.flatMap((key) => {
       const bare = compact(key);
       return [bare, ...qualifiers.map((qualifier) => qualifier + bare)];
     }),
     names: record.names.map(compact),
-    terms: [...record.keys, ...record.names, ...(record.qualifiers ?? [])].flatMap(termsOf),
+    terms,
+    stems: [...new Set(terms.map(stem))],
+    families: (record.families ?? []).map((word) => ({ word, stems: words(word).map(stem) })),
   };
 }
 
@@ -62,12 +73,18 @@ function folder<T>(fields: (record: T) => Searchable): (record: T) => Folded {
 interface Query {
   compact: string;
   words: string[];
+  stems: string[];
 }
 
-const queryOf = (reading: string): Query => ({ compact: compact(reading), words: words(reading) });
+const queryOf = (reading: string): Query => {
+  const written = [...new Set(words(reading))];
+  return { compact: compact(reading), words: written, stems: [...new Set(written.map(stem))] };
+};
+
+const startsOne = (terms: readonly string[], word: string) => terms.some((term) => term.startsWith(word));
 
 /** How well one reading of a fragment matches a record: 0 when it does not. */
-function score(record: Folded, query: Query): number {
+function score(record: Folded, query: Query, families = true): number {
   if (query.compact === "") return 0;
   let best = 0;
   for (const form of record.keys) {
@@ -80,10 +97,38 @@ function score(record: Folded, query: Query): number {
     if (form === query.compact) best = Math.max(best, EXACT_NAME);
     else if (form.startsWith(query.compact)) best = Math.max(best, NAME_PREFIX);
   }
-  if (best < ALL_WORDS && query.words.length > 0) {
-    if (query.words.every((word) => record.terms.some((term) => term.startsWith(word)))) best = ALL_WORDS;
-  }
-  return best;
+  if (best >= ALL_WORDS || query.words.length === 0) return best;
+  if (query.words.every((word) => startsOne(record.terms, word))) return ALL_WORDS;
+  if (query.stems.every((word) => startsOne(record.stems, word))) return ALL_STEMS;
+  const family = (word: string) => record.families.some(({ stems }) => startsOne(stems, word));
+  if (
+    families &&
+    record.families.length > 0 &&
+    query.stems.every((word) => startsOne(record.stems, word) || family(word))
+  )
+    return WITH_FAMILY;
+  return 0;
+}
+
+/**
+ * Whether one stemmed word of a text matches a record: by its code or names (`{}`), only by a
+ * family word (`{ family }`), or not at all (undefined).
+ */
+export function wordMatch<T>(
+  record: T,
+  fields: (record: T) => Searchable,
+  word: string,
+): { family?: string } | undefined {
+  const folded = folder(fields)(record);
+  if (startsOne(folded.stems, word)) return {};
+  const family = folded.families.find(({ stems }) => startsOne(stems, word));
+  return family ? { family: family.word } : undefined;
+}
+
+/** The stems a record is matched by, its family words' included: the vocabulary a typo is compared with. */
+export function stemsOf<T>(record: T, fields: (record: T) => Searchable): string[] {
+  const folded = folder(fields)(record);
+  return [...folded.stems, ...folded.families.flatMap(({ stems }) => stems)];
 }
 
 /**
@@ -92,7 +137,7 @@ function score(record: Folded, query: Query): number {
  */
 const ONE_TYPO = 5;
 const TWO_TYPOS = 9;
-const typosAllowed = (word: string) =>
+export const typosAllowed = (word: string) =>
   /\d/.test(word) ? 0 : word.length >= TWO_TYPOS ? 2 : word.length >= ONE_TYPO ? 1 : 0;
 
 /**
@@ -101,10 +146,10 @@ const typosAllowed = (word: string) =>
  */
 function typoDistance(record: Folded, query: Query): number | undefined {
   let total = 0;
-  for (const word of query.words) {
+  for (const word of query.stems) {
     const limit = typosAllowed(word);
     let nearest = limit + 1;
-    for (const term of record.terms) {
+    for (const term of record.stems) {
       nearest = Math.min(nearest, term.startsWith(word) ? 0 : editDistance(word, term, limit));
       if (nearest === 0) break;
     }
@@ -115,11 +160,21 @@ function typoDistance(record: Folded, query: Query): number | undefined {
 }
 
 /**
+ * The longest fragment compared with records: longer than any code or name a record has, so a
+ * longer one matches nothing, and the work a fragment costs is bounded whatever is sent.
+ */
+const MAX_FRAGMENT_CHARS = 200;
+/** Distinct words of a fragment that the typo pass compares (each word costs a pass over every term). */
+const MAX_TYPO_WORDS = 8;
+
+/**
  * The records that match `text`, best first (ties: the shorter key, then alphabetical); every
  * record, by key, when there is no text. The text is read as written, then without a trailing
  * edition year, then as the terms a process's trade name stands for ("SLM": laser powder bed
- * fusion, process-names.ts), and the first reading that matches anything wins. When none does,
- * `typos` (the default) allows a typo or two in longer words of the text, closest first.
+ * fusion, process-names.ts), and the first reading that matches anything wins; within it, words
+ * as written rank above folded ones (plural, spelling), and those above family words. When none
+ * does, `typos` (the default) allows a typo or two in longer words of the text, closest first.
+ * Each record is folded once per call (and once while it is cached), so the cost is one pass.
  */
 export function rankRecords<T>(
   records: readonly T[],
@@ -128,32 +183,29 @@ export function rankRecords<T>(
   { typos = true }: { typos?: boolean } = {},
 ): T[] {
   const folded = folder(fields);
-  const keyOf = (record: T) => folded(record).keys[0] ?? "";
-  const byKey = (a: T, b: T) => keyOf(a).length - keyOf(b).length || (keyOf(a) < keyOf(b) ? -1 : 1);
+  const entries = records.map((record) => ({ record, folded: folded(record), rank: 0 }));
+  const keyOf = (entry: (typeof entries)[number]) => entry.folded.keys[0] ?? "";
+  const byKey = (a: (typeof entries)[number], b: (typeof entries)[number]) =>
+    keyOf(a).length - keyOf(b).length || (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0);
   if (text === undefined || words(text).length === 0)
-    return [...records].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
-  for (const reading of [...readings(text), ...alsoReadAs(text)]) {
+    return entries.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1)).map((entry) => entry.record);
+  if (text.length > MAX_FRAGMENT_CHARS) return [];
+  const asWritten = readings(text);
+  for (const [r, reading] of [...asWritten, ...alsoReadAs(text)].entries()) {
     const query = queryOf(reading);
-    const scored = records
-      .map((record) => ({ record, score: score(folded(record), query) }))
-      .filter((entry) => entry.score > 0);
-    if (scored.length > 0) {
-      return scored
-        .sort((a, b) => b.score - a.score || byKey(a.record, b.record))
-        .map((entry) => entry.record);
-    }
+    // What a trade name stands for is matched by the records' own words only: SLM is laser powder
+    // bed fusion, not every process of the powder-bed family (polymer sintering among them).
+    for (const entry of entries) entry.rank = score(entry.folded, query, r < asWritten.length);
+    const scored = entries.filter((entry) => entry.rank > 0);
+    if (scored.length > 0) return scored.sort((a, b) => b.rank - a.rank || byKey(a, b)).map((e) => e.record);
   }
   if (!typos) return [];
   for (const reading of readings(text)) {
     const query = queryOf(reading);
-    const near = records
-      .map((record) => ({ record, distance: typoDistance(folded(record), query) }))
-      .filter((entry): entry is { record: T; distance: number } => entry.distance !== undefined);
-    if (near.length > 0) {
-      return near
-        .sort((a, b) => a.distance - b.distance || byKey(a.record, b.record))
-        .map((entry) => entry.record);
-    }
+    if (query.stems.length > MAX_TYPO_WORDS) return [];
+    for (const entry of entries) entry.rank = typoDistance(entry.folded, query) ?? -1;
+    const near = entries.filter((entry) => entry.rank >= 0);
+    if (near.length > 0) return near.sort((a, b) => a.rank - b.rank || byKey(a, b)).map((e) => e.record);
   }
   return [];
 }
@@ -164,6 +216,7 @@ export interface Candidate extends Searchable {
 }
 
 const MAX_SUGGESTIONS = 3;
+const asSearchable = (candidate: Candidate): Searchable => candidate;
 const MAX_LABEL = 60;
 
 /**
@@ -171,14 +224,15 @@ const MAX_LABEL = 60;
  * the ranking above, or else by edit distance (typos); undefined when none is close.
  */
 export function didYouMean(unknown: string, candidates: readonly Candidate[]): string | undefined {
-  let closest = rankRecords(candidates, unknown, (candidate) => candidate);
-  if (closest.length === 0) {
+  let closest = rankRecords(candidates, unknown, asSearchable);
+  if (closest.length === 0 && unknown.length <= MAX_FRAGMENT_CHARS) {
     const target = compact(unknown);
     const limit = target.length < 4 ? 1 : target.length < 9 ? 2 : 3;
+    const keyOf = folder(asSearchable);
     closest = candidates
       .map((candidate) => ({
         candidate,
-        distance: editDistance(target, compact(candidate.keys[0] ?? ""), limit),
+        distance: editDistance(target, keyOf(candidate).keys[0] ?? "", limit),
       }))
       .filter((entry) => entry.distance <= limit)
       .sort((a, b) => a.distance - b.distance)
@@ -194,9 +248,22 @@ export function didYouMean(unknown: string, candidates: readonly Candidate[]): s
 }
 
 /** A record as a hint names it: `pa12 (Polyamide 12 (PA12))`, a long name cut short. */
-export function withLabel(key: string, label: string | undefined): string {
+function withLabel(key: string, label: string | undefined): string {
   if (label === undefined || label === key) return key;
   return `${key} (${label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label})`;
+}
+
+/**
+ * The candidates whose code is `text` once case, spacing, punctuation, a qualifier written before
+ * it ("SAE AMS4928") and an edition year after it ("ASTM F3001-14") are folded.
+ */
+export function sameCode(candidates: readonly Candidate[], text: string): string[] {
+  if (text.length > MAX_FRAGMENT_CHARS) return [];
+  const wanted = new Set(readings(text).map(compact));
+  const folded = folder(asSearchable);
+  return candidates
+    .filter((candidate) => folded(candidate).keys.some((key) => wanted.has(key)))
+    .map((candidate) => candidate.keys[0] as string);
 }
 
 /** Optimal string alignment distance (a swap of neighbours costs 1), or more than `limit`. */

@@ -43,11 +43,26 @@ export interface PartSummary {
   published: boolean;
 }
 
-/** What a search asks of each part: every filter, and the words of one of the text's readings. */
+/** One word of a search's text: what of a part it may match. */
+export interface QueryWord {
+  /** Stems a word of the part's own text may start with: the word's, or near ones for a typo. */
+  prefixes: readonly string[];
+  /** Referenced records whose names or family words match it, by kind: a part naming one matches. */
+  codes: Partial<Record<FilterKind, readonly string[]>>;
+}
+
+/** What a search asks of each part: every filter (any of its codes), and every word of one reading. */
 export interface CompiledQuery {
-  filters: Partial<Record<FilterKind, string>>;
-  /** Each reading is a list of words that must all start a word of the part's text; empty: no text. */
-  readings: string[][];
+  filters: Partial<Record<FilterKind, readonly string[]>>;
+  /** Each reading is a list of words that must all match the part; empty: no text. */
+  readings: QueryWord[][];
+}
+
+/** A match: the part's position, and a bit for each word of its reading that only a referenced record matched. */
+export interface Match {
+  position: number;
+  reading: number;
+  viaReference: number;
 }
 
 /** Distinct values of one field, numbered from 1 (0 stands for "absent"). */
@@ -231,21 +246,21 @@ export class PartIndex {
   }
 
   /**
-   * The positions in [from, to) whose parts match, in listing order, at most `max` of them, and
-   * where the examination stopped (after the last match when `max` was reached, else `to`).
-   * Every page of [from, to) must have been read.
+   * The parts in [from, to) that match, in listing order, at most `max` of them, and where the
+   * examination stopped (after the last match when `max` was reached, else `to`). Every page of
+   * [from, to) must have been read.
    */
   matches(
     query: CompiledQuery,
     from: number,
     to: number,
     max: number,
-  ): { positions: number[]; scannedTo: number } {
-    const positions: number[] = [];
-    if (to <= from || max <= 0) return { positions, scannedTo: Math.max(from, to) };
+  ): { found: Match[]; scannedTo: number } {
+    const found: Match[] = [];
+    if (to <= from || max <= 0) return { found, scannedTo: Math.max(from, to) };
     const filter = this.#compileFilters(query.filters);
-    if (filter === undefined) return { positions, scannedTo: to };
-    const textMask = query.readings.length > 0 ? this.#words.mask(query.readings, from, to) : undefined;
+    if (filter === undefined) return { found, scannedTo: to };
+    const readings = query.readings.map((reading) => this.#compileReading(reading, from, to));
     for (let page = Math.floor(from / PAGE_SIZE) + 1; (page - 1) * PAGE_SIZE < to; page++) {
       const stored = this.#pages.get(page);
       if (stored === undefined) throw new Error(`page ${page} has not been read`);
@@ -253,13 +268,75 @@ export class PartIndex {
       const end = Math.min(stored.ids.length, to - base);
       for (let j = Math.max(0, from - base); j < end; j++) {
         const position = base + j;
-        if (textMask !== undefined && textMask[position - from] === 0) continue;
         if (!filter(stored, j)) continue;
-        positions.push(position);
-        if (positions.length === max) return { positions, scannedTo: position + 1 };
+        let match: Match | undefined;
+        if (readings.length === 0) match = { position, reading: 0, viaReference: 0 };
+        for (let r = 0; r < readings.length && match === undefined; r++) {
+          const viaReference = (readings[r] as CompiledReading)(stored, j, position - from);
+          if (viaReference >= 0) match = { position, reading: r, viaReference };
+        }
+        if (match === undefined) continue;
+        found.push(match);
+        if (found.length === max) return { found, scannedTo: position + 1 };
       }
     }
-    return { positions, scannedTo: to };
+    return { found, scannedTo: to };
+  }
+
+  /** Whether a word of some part's own text starts with `prefix`. */
+  hasWord(prefix: string): boolean {
+    return this.#words.has(prefix);
+  }
+
+  /** Words of the parts' own text near a word (a typo), closest first. */
+  nearWords(word: string, limit: number, max: number): string[] {
+    return this.#words.near(word, limit, max);
+  }
+
+  /** The codes a part at a read position names, by kind. */
+  referencesOf(position: number): Record<FilterKind, string[]> {
+    const stored = this.#pages.get(Math.floor(position / PAGE_SIZE) + 1);
+    const j = position % PAGE_SIZE;
+    if (stored === undefined || j >= stored.ids.length)
+      throw new Error(`position ${position} has not been read`);
+    const single = (k: number, codes: Codes) => {
+      const value = codes.values[stored.singles[j * SINGLES + k] as number];
+      return value ? [value] : [];
+    };
+    const list = (k: number, codes: Codes) =>
+      Array.from(
+        stored.listed.subarray(stored.listStart[j * LISTS + k], stored.listStart[j * LISTS + k + 1]),
+        (n) => codes.values[n] as string,
+      );
+    return {
+      process: single(PROCESS, this.#codes.process),
+      material: single(MATERIAL, this.#codes.material),
+      standard: list(0, this.#codes.standard),
+      criticality: list(1, this.#codes.criticality),
+      category: list(2, this.#codes.category),
+    };
+  }
+
+  /**
+   * A test of one part against every word of a reading: -1 when a word matches nothing of it,
+   * else a bit for each word that only a referenced record matched.
+   */
+  #compileReading(reading: readonly QueryWord[], from: number, to: number): CompiledReading {
+    const tests = reading.map((word) => {
+      const own = this.#words.mask(word.prefixes, from, to);
+      const referenced = this.#compileFilters(word.codes, true);
+      return { own, referenced };
+    });
+    return (page, j, offset) => {
+      let via = 0;
+      for (let w = 0; w < tests.length; w++) {
+        const { own, referenced } = tests[w] as (typeof tests)[number];
+        if (own[offset] === 1) continue;
+        if (referenced === undefined || !referenced(page, j)) return -1;
+        via |= 1 << w;
+      }
+      return via;
+    };
   }
 
   /** The summary of the part at a position that has been read. */
@@ -291,27 +368,43 @@ export class PartIndex {
     };
   }
 
-  /** A test of one part against the filters, or undefined when a filter's code is on no part read. */
-  #compileFilters(filters: CompiledQuery["filters"]): ((page: StoredPage, j: number) => boolean) | undefined {
+  /**
+   * A test of one part against filters: every kind given must name one of its codes (`any`: some
+   * kind must). Undefined when it can match no part read (no code of a kind is on any part).
+   */
+  #compileFilters(
+    filters: Partial<Record<FilterKind, readonly string[]>>,
+    any = false,
+  ): ((page: StoredPage, j: number) => boolean) | undefined {
     const tests: ((page: StoredPage, j: number) => boolean)[] = [];
     for (const kind of FILTER_KINDS) {
-      const code = filters[kind];
-      if (code === undefined) continue;
-      const number = this.#codes[kind].numberOf(code);
-      if (number === undefined) return undefined;
+      const codes = filters[kind];
+      if (codes === undefined) continue;
+      const numbers = new Set<number>();
+      for (const code of codes) {
+        const number = this.#codes[kind].numberOf(code);
+        if (number !== undefined) numbers.add(number);
+      }
+      if (numbers.size === 0) {
+        if (any) continue;
+        return undefined;
+      }
       if (kind === "process" || kind === "material") {
         const k = kind === "process" ? PROCESS : MATERIAL;
-        tests.push((page, j) => page.singles[j * SINGLES + k] === number);
+        tests.push((page, j) => numbers.has(page.singles[j * SINGLES + k] as number));
       } else {
         const k = LIST_KINDS.indexOf(kind);
         tests.push((page, j) => {
           const end = page.listStart[j * LISTS + k + 1] as number;
           for (let i = page.listStart[j * LISTS + k] as number; i < end; i++)
-            if (page.listed[i] === number) return true;
+            if (numbers.has(page.listed[i] as number)) return true;
           return false;
         });
       }
     }
+    if (any) return tests.length === 0 ? undefined : (page, j) => tests.some((test) => test(page, j));
     return (page, j) => tests.every((test) => test(page, j));
   }
 }
+
+type CompiledReading = (page: StoredPage, j: number, offset: number) => number;

@@ -6,21 +6,34 @@
 // A result is in listing order, so a cursor is one position: any process continues from it.
 import type { Category, Criticality, Material, PART_VIEWS, Process, Standard } from "../api/schemas";
 import { type CallOptions, type PartsApiClient, PartsApiError } from "../client";
-import type { ReferenceData, ReferenceKind } from "../reference";
+import { REFERENCE_KINDS, type ReferenceData, type ReferenceKind } from "../reference";
 import { SeenRecords } from "../seen";
 import { decodeCursor, encodeCursor, searchDigest } from "./cursor";
 import { SearchRefusal } from "./errors";
-import { type Candidate, didYouMean, rankRecords, type Searchable, withLabel } from "./match";
+import {
+  type Candidate,
+  didYouMean,
+  editDistance,
+  rankRecords,
+  type Searchable,
+  sameCode,
+  stemsOf,
+  typosAllowed,
+  wordMatch,
+} from "./match";
 import { type Progress, readPages } from "./page-reader";
 import {
   type CompiledQuery,
   FILTER_KINDS,
   type FilterKind,
+  type Match,
   type PartIndex,
   type PartSummary,
+  type QueryWord,
 } from "./part-index";
 import { type Held, PartIndexes, VIEW_KEYS, type ViewKey } from "./part-indexes";
-import { readings, words } from "./text";
+import { readings, stems } from "./text";
+import { materialFamilies, processFamilies, STOP_WORDS } from "./vocabulary";
 
 type PartView = (typeof PART_VIEWS)[number];
 
@@ -58,35 +71,40 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 50;
 /** Most records search_reference returns; more make `complete` false. */
 const MAX_REFERENCE_ITEMS = 100;
+/** Most distinct words of a search text (each is a pass over the index). */
+const MAX_TEXT_WORDS = 12;
+/** Most codes one filter takes. */
+export const MAX_FILTER_CODES = 20;
+/** Levels of parent categories looked up above the categories found on parts. */
+const MAX_CATEGORY_DEPTH = 8;
+/** Near words a typo is read as, at most. */
+const MAX_TYPO_READINGS = 3;
+
+type FilterArgument = string | readonly string[];
 
 export interface PartSearchArgs {
   text?: string;
-  materialId?: string;
-  processId?: string;
-  standardId?: string;
-  criticalityId?: string;
-  categoryId?: string;
+  materialId?: FilterArgument;
+  processId?: FilterArgument;
+  standardId?: FilterArgument;
+  criticalityId?: FilterArgument;
+  categoryId?: FilterArgument;
   view?: PartView;
   limit?: number;
   cursor?: string;
 }
 
+/** A part found: its summary, and when a referenced record matched words its own text lacks, which. */
+export type FoundPart = PartSummary & { matched?: string };
+
 export interface PartSearchResult {
-  items: PartSummary[];
+  items: FoundPart[];
   scanned: number;
   complete: boolean;
   nextCursor?: string;
-  /** When the text also names materials, processes or standards: their codes, and the filter. */
+  /** How the text was read (typos), or why nothing matched. */
   hint?: string;
 }
-
-/** Kinds a model may name in a search text ("Ti-6Al-4V"), with the filter that finds their parts. */
-const NAMED_IN_TEXT = [
-  ["material", "materialId"],
-  ["process", "processId"],
-  ["standard", "standardId"],
-] as const;
-const MAX_NAMED = 3;
 
 interface ReferenceRecords {
   process: Process;
@@ -96,11 +114,13 @@ interface ReferenceRecords {
   category: Category;
 }
 export type SuggestKind = ReferenceKind | "part" | "rfq" | "factory";
+type Filters = Partial<Record<FilterKind, readonly string[]>>;
+type Known = { [K in ReferenceKind]: ReferenceRecords[K][] };
 
-/** What of each kind of record a fragment is compared with. */
+/** What of each kind of record a fragment is compared with (search_reference, did-you-mean, reads by code). */
 const SEARCHABLE: { [K in ReferenceKind]: (record: ReferenceRecords[K]) => Searchable } = {
-  process: (r) => ({ keys: [r.code], names: [r.name] }),
-  material: (r) => ({ keys: [r.code], names: [r.name] }),
+  process: (r) => ({ keys: [r.code], names: [r.name], families: processFamilies(r) }),
+  material: (r) => ({ keys: [r.code], names: [r.name], families: materialFamilies(r) }),
   standard: (r) => ({
     keys: [r.code],
     names: [r.name],
@@ -113,6 +133,21 @@ const SEARCHABLE: { [K in ReferenceKind]: (record: ReferenceRecords[K]) => Searc
   }),
   category: (r) => ({ keys: [r.id], names: [r.name] }),
 };
+
+/**
+ * What of a referenced record a part's search text may match: as above, but not ids made only to
+ * be unique (`crit-…`, `cat-…`: every record's id would match "crit" or "cat").
+ */
+const PART_TEXT: { [K in Exclude<ReferenceKind, "category">]: (record: ReferenceRecords[K]) => Searchable } =
+  {
+    process: SEARCHABLE.process,
+    material: SEARCHABLE.material,
+    standard: SEARCHABLE.standard,
+    criticality: (r) => ({ keys: [r.code], names: [r.name] }),
+  };
+
+/** The order in which an item's `matched` names the records that matched. */
+const LABEL_ORDER = ["material", "process", "category", "criticality", "standard"] as const;
 
 const FILTER_ARGUMENT: Record<FilterKind, keyof PartSearchArgs> = {
   process: "processId",
@@ -134,6 +169,8 @@ export class PartSearch {
   readonly #defaultToken: string;
   readonly #options: Omit<PartSearchOptions, "seen">;
   readonly #indexes: PartIndexes;
+  /** Part-id candidates per index, made again when it has grown: each candidate is folded once. */
+  readonly #partCandidates = new WeakMap<PartIndex, { pages: number; candidates: Candidate[] }>();
 
   constructor(
     api: PartsApiClient,
@@ -170,91 +207,95 @@ export class PartSearch {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
       throw new SearchRefusal(`The limit must be a whole number from 1 to ${MAX_LIMIT}.`);
     }
-    const query = compile(args);
+    const filters = filtersOf(args);
+    const readingStems = textReadings(args.text);
     const tokenHash = this.#tokenHash(call);
     const view: ViewKey = args.view ?? "ALL";
-    const digest = searchDigest(tokenHash, { view, filters: query.filters, readings: query.readings });
+    const digest = searchDigest(tokenHash, { view, filters, readings: readingStems });
     const start = args.cursor === undefined ? 0 : decodeCursor(args.cursor, digest);
     const held = this.#indexes.held(tokenHash, view);
     const { index } = held;
-    await this.#refuseUnknownCodes(query.filters, index, call);
+    await this.#refuseUnknownCodes(filters, index, call);
 
-    const found: number[] = [];
+    // While pages are read, the parts' own words and the codes as given are enough to tell when
+    // this call has found more than a page: whatever they match, the whole query matches too.
+    const early = ownWordsOnly(readingStems, filters);
+    let found = 0;
     let evaluatedTo = start;
-    const evaluate = (to: number) => {
-      if (found.length <= limit && to > evaluatedTo) {
-        const { positions, scannedTo } = index.matches(query, evaluatedTo, to, limit + 1 - found.length);
-        found.push(...positions);
+    const enough = (to: number) => {
+      if (found <= limit && to > evaluatedTo) {
+        const { found: more, scannedTo } = index.matches(early, evaluatedTo, to, limit + 1 - found);
+        found += more.length;
         evaluatedTo = scannedTo;
       }
-      return found.length > limit;
+      return found > limit;
     };
-    const atEnd = () => index.endsBy(evaluatedTo);
-    if (!evaluate(index.coveredFrom(start)) && !atEnd()) {
-      await this.#read(held, tokenHash, view, evaluatedTo, call, progress, evaluate);
+    if (!enough(index.coveredFrom(start)) && !index.endsBy(evaluatedTo)) {
+      await this.#read(held, tokenHash, view, evaluatedTo, call, progress, enough);
     }
 
-    const items = found.slice(0, limit).map((position) => index.summary(position));
-    const complete = found.length <= limit && atEnd();
-    const next = found.length > limit ? (found[limit] as number) : evaluatedTo;
+    const known = await this.#knownRecords(call);
+    const notes: string[] = [];
+    const query = compileQuery(readingStems, filters, index, known, notes);
+    const covered = index.coveredFrom(start);
+    const { found: matches, scannedTo } = index.matches(query, start, covered, limit + 1);
+    const items = matches.slice(0, limit).map((match) => this.#item(match, query, index, known));
+    const complete = matches.length <= limit && index.endsBy(scannedTo);
+    const next = matches.length > limit ? (matches[limit] as Match).position : scannedTo;
     if (!complete && next === start && items.length === 0) {
       throw new SearchRefusal("The Parts API could not be read in time: try again shortly.");
     }
-    // Said once, with the first page: a continuation's caller has read it.
-    const hint =
-      args.text !== undefined && args.cursor === undefined && query.readings.length > 0
-        ? await this.#textHint(args.text, items.length === 0 && complete, call)
-        : undefined;
+    if (items.length === 0) notes.push(whyNothing(args, query, filters, index, start, next, complete, known));
     const result = complete
-      ? { items, scanned: index.total ?? evaluatedTo, complete }
+      ? { items, scanned: index.total ?? scannedTo, complete }
       : { items, scanned: next, complete, nextCursor: encodeCursor(next, digest) };
-    return hint ? { ...result, hint } : result;
+    return notes.length > 0 ? { ...result, hint: notes.join(" ") } : result;
+  }
+
+  /** A match's summary, with `matched` when a referenced record matched words the part's own text lacks. */
+  #item(match: Match, query: CompiledQuery, index: PartIndex, known: Known): FoundPart {
+    const summary = index.summary(match.position);
+    if (match.viaReference === 0) return summary;
+    const references = index.referencesOf(match.position);
+    const reading = query.readings[match.reading] ?? [];
+    const labels = new Set<string>();
+    reading.forEach((word, w) => {
+      if ((match.viaReference & (1 << w)) === 0) return;
+      const label = referenceLabel(word, references, known);
+      if (label !== undefined) labels.add(label);
+    });
+    return labels.size > 0 ? { ...summary, matched: [...labels].join("; ") } : summary;
   }
 
   /**
-   * The materials, processes and standards the text as a whole names ("Ti-6Al-4V" is material ti64),
-   * with the filter that finds the parts using them: the text matches only the parts' own words,
-   * so "parts made of Ti-6Al-4V" is a filter, not a text. Only records this token already has are
-   * named (a hint never costs a request); when none is and nothing matched, how to search by code.
+   * Records that match `text`, best first (all of them without text), of one kind or of every
+   * kind (each item then says its `kind`). Standards come from list_standards; the other kinds,
+   * which the API cannot list, are the codes on the parts read so far (read first when nothing
+   * is), resolved through the reference cache, and every parent of their categories.
    */
-  async #textHint(text: string, nothingFound: boolean, call: CallOptions): Promise<string | undefined> {
-    const named: string[] = [];
-    for (const [kind, filter] of NAMED_IN_TEXT) {
-      const records = await this.#cachedRecords(kind, call);
-      const fields = SEARCHABLE[kind] as (record: (typeof records)[number]) => Searchable;
-      const matches = rankRecords(records, text, fields, { typos: false }).slice(0, MAX_NAMED);
-      if (matches.length === 0) continue;
-      const list = matches.map((record) => withLabel(record.code, record.name)).join(", ");
-      named.push(`${kind} ${list}: ${filter}`);
-    }
-    if (named.length > 0) {
-      return `The text also names ${named.join("; ")}. Text matches only the parts' own words: to find the parts that use one, search with its code in that filter.`;
-    }
-    return nothingFound
-      ? "No part's own words match. For parts made of a material, by a process or to a standard, find its code with search_reference and search with it in materialId, processId or standardId."
-      : undefined;
-  }
-
-  /**
-   * Records of one kind that match `text`, best first (all of them without text). Standards come
-   * from list_standards; the other kinds, which the API cannot list, are the codes on the parts
-   * read so far (read first when nothing is), resolved through the reference cache.
-   */
-  async searchReference<K extends ReferenceKind>(
-    kind: K,
+  async searchReference(
+    kind: ReferenceKind | undefined,
     text: string | undefined,
     call: CallOptions,
     progress?: Progress,
-  ): Promise<{ items: ReferenceRecords[K][]; complete: boolean }> {
-    const { records, complete } = await this.#records(kind, call, progress);
-    const ranked = rankRecords(
-      records,
-      text,
-      SEARCHABLE[kind] as (record: ReferenceRecords[K]) => Searchable,
+  ): Promise<{ items: Record<string, unknown>[]; complete: boolean }> {
+    const kinds = kind === undefined ? REFERENCE_KINDS : [kind];
+    const found = await Promise.all(kinds.map((each) => this.#records(each, call, progress)));
+    const entries = kinds.flatMap((each, k) =>
+      (found[k]?.records ?? []).map((record) => ({
+        kind: each,
+        record: record as ReferenceRecords[ReferenceKind],
+      })),
     );
+    const ranked = rankRecords(entries, text, ({ kind: each, record }) =>
+      (SEARCHABLE[each] as (record: unknown) => Searchable)(record),
+    );
+    const items = ranked
+      .slice(0, MAX_REFERENCE_ITEMS)
+      .map(({ kind: each, record }) => (kind === undefined ? { kind: each, ...record } : { ...record }));
     return {
-      items: ranked.slice(0, MAX_REFERENCE_ITEMS),
-      complete: complete && ranked.length <= MAX_REFERENCE_ITEMS,
+      items,
+      complete: found.every((each) => each.complete) && ranked.length <= MAX_REFERENCE_ITEMS,
     };
   }
 
@@ -270,31 +311,55 @@ export class PartSearch {
     }
   }
 
+  /**
+   * The code an unknown one stands for when exactly one known record has it once case, spacing,
+   * punctuation, a governing body before it and an edition year after it are folded ("PA12" is
+   * pa12, "SAE AMS4928" is AMS 4928); undefined when none or several do. Never fails.
+   */
+  async readAs(kind: ReferenceKind, unknown: string, call: CallOptions): Promise<string | undefined> {
+    try {
+      const same = sameCode(await this.#candidates(kind, call), unknown);
+      return same.length === 1 ? same[0] : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   async #candidates(kind: SuggestKind, call: CallOptions): Promise<Candidate[]> {
     // RFQs and factories cannot be listed: the ids this token has been shown are all there is.
     if (kind === "rfq" || kind === "factory") {
       return this.#seen.known(kind, call).map((id) => ({ keys: [id], names: [] }));
     }
-    if (kind === "part") {
-      const tokenHash = this.#tokenHash(call);
-      const titles = new Map<string, string | undefined>();
-      for (const id of this.#seen.known("part", call)) titles.set(id, undefined);
-      for (const view of VIEW_KEYS) {
-        const held = this.#indexes.peek(tokenHash, view);
-        for (const part of held?.index.parts() ?? []) {
-          if (titles.size >= MAX_PART_CANDIDATES) break;
-          titles.set(part.id, part.title);
-        }
-      }
-      return [...titles].map(([id, title]) => ({
-        keys: [id],
-        names: [],
-        ...(title !== undefined && { label: title }),
-      }));
-    }
+    if (kind === "part") return this.#partIds(call);
     const { records } = await this.#records(kind, call, undefined, SUGGESTION_PAGES);
     const fields = SEARCHABLE[kind] as (record: ReferenceRecords[ReferenceKind]) => Searchable;
     return records.map((record) => ({ ...fields(record), label: record.name }));
+  }
+
+  /** Part ids this token was shown or has read, with their titles, at most MAX_PART_CANDIDATES. */
+  #partIds(call: CallOptions): Candidate[] {
+    const tokenHash = this.#tokenHash(call);
+    const candidates = new Map<string, Candidate>();
+    for (const id of this.#seen.known("part", call)) candidates.set(id, { keys: [id], names: [] });
+    for (const view of VIEW_KEYS) {
+      const index = this.#indexes.peek(tokenHash, view)?.index;
+      if (index === undefined) continue;
+      // Kept per index until it grows, so that each id is folded once, not once per miss.
+      let kept = this.#partCandidates.get(index);
+      if (kept?.pages !== index.pageCount) {
+        kept = { pages: index.pageCount, candidates: [] };
+        for (const part of index.parts()) {
+          if (kept.candidates.length >= MAX_PART_CANDIDATES) break;
+          kept.candidates.push({ keys: [part.id], names: [], label: part.title });
+        }
+        this.#partCandidates.set(index, kept);
+      }
+      for (const candidate of kept.candidates) {
+        if (candidates.size >= MAX_PART_CANDIDATES) break;
+        candidates.set(candidate.keys[0] as string, candidate);
+      }
+    }
+    return [...candidates.values()];
   }
 
   async #records<K extends ReferenceKind>(
@@ -316,8 +381,28 @@ export class PartSearch {
     }
     const total = all.index.total;
     const complete = total !== undefined && all.index.coveredFrom(0) >= total;
-    const codes = this.#knownCodes(kind, call);
-    return { records: (await this.#resolve(kind, codes, call)) as ReferenceRecords[K][], complete };
+    const records = await this.#resolve(kind, this.#knownCodes(kind, call), call);
+    return { records: records as ReferenceRecords[K][], complete };
+  }
+
+  /**
+   * Every record this token's parts name, and every parent of their categories, for matching a
+   * search's words. A kind the API fails to give is matched with what the cache already has.
+   */
+  async #knownRecords(call: CallOptions): Promise<Known> {
+    const kinds = await Promise.all(
+      REFERENCE_KINDS.map(async (kind) => {
+        try {
+          return kind === "standard"
+            ? await this.#reference.standards({}, call)
+            : await this.#resolve(kind, this.#knownCodes(kind, call), call);
+        } catch (error) {
+          if (error instanceof PartsApiError && error.kind === "cancelled") throw error;
+          return kind === "standard" ? this.#reference.cachedStandards(call) : [];
+        }
+      }),
+    );
+    return Object.fromEntries(REFERENCE_KINDS.map((kind, k) => [kind, kinds[k]])) as Known;
   }
 
   /** The codes of a kind this token has met: on the parts read so far, in any view, and shown. */
@@ -332,19 +417,11 @@ export class PartSearch {
     return [...codes];
   }
 
-  /** The records of a kind this token already has in the reference cache: no request at all. */
-  async #cachedRecords(kind: (typeof NAMED_IN_TEXT)[number][0], call: CallOptions) {
-    if (kind === "standard") return this.#reference.cachedStandards(call);
-    const found = await Promise.all(
-      this.#knownCodes(kind, call).map((code) => this.#reference.cachedRecord(kind, code, call)),
-    );
-    return found.filter((record) => record !== undefined) as (Material | Process)[];
-  }
-
   /** Full records for codes, through the reference cache; codes the API does not know are left out. */
   async #resolve(kind: ReferenceKind, codes: string[], call: CallOptions): Promise<unknown[]> {
     if (codes.length === 0) return [];
-    if (kind === "criticality" || kind === "category" || kind === "standard") {
+    if (kind === "category") return this.#categories(codes, call);
+    if (kind === "criticality" || kind === "standard") {
       return (await this.#reference.batch(kind, codes, call)).items;
     }
     const lookup = (code: string) =>
@@ -365,23 +442,34 @@ export class PartSearch {
     return records;
   }
 
+  /** Categories by id, and every category above them through `parentId`. */
+  async #categories(ids: string[], call: CallOptions): Promise<Category[]> {
+    const found = new Map<string, Category>();
+    let wanted = ids;
+    for (let depth = 0; wanted.length > 0 && depth <= MAX_CATEGORY_DEPTH; depth++) {
+      const { items } = await this.#reference.batch("category", wanted, call);
+      for (const category of items) found.set(category.id, category);
+      wanted = [
+        ...new Set(items.flatMap((category) => (category.parentId === undefined ? [] : [category.parentId]))),
+      ].filter((id) => !found.has(id));
+    }
+    return [...found.values()];
+  }
+
   /**
    * A filter naming a code that no part read so far carries may be a code the API does not know
    * (a name, or a wrong case): one lookup, through the reference cache, tells; if it is unknown
    * the search is refused with the closest codes, instead of reading the whole catalogue for nothing.
    */
-  async #refuseUnknownCodes(
-    filters: CompiledQuery["filters"],
-    index: PartIndex,
-    call: CallOptions,
-  ): Promise<void> {
+  async #refuseUnknownCodes(filters: Filters, index: PartIndex, call: CallOptions): Promise<void> {
     for (const kind of FILTER_KINDS) {
-      const code = filters[kind];
-      if (code === undefined || index.hasCode(kind, code) || (await this.#exists(kind, code, call))) continue;
-      const hint = await this.suggest(kind, code, call);
-      throw new SearchRefusal(
-        `${FILTER_ARGUMENT[kind]} ${JSON.stringify(code)} is not a ${kind} code the Parts API knows${hint ? `; ${hint}` : "."} Find codes with search_reference.`,
-      );
+      for (const code of filters[kind] ?? []) {
+        if (index.hasCode(kind, code) || (await this.#exists(kind, code, call))) continue;
+        const hint = await this.suggest(kind, code, call);
+        throw new SearchRefusal(
+          `${FILTER_ARGUMENT[kind]} ${JSON.stringify(code)} is not a ${kind} code the Parts API knows${hint ? `; ${hint}` : "."} Find codes with search_reference.`,
+        );
+      }
     }
   }
 
@@ -429,14 +517,243 @@ export class PartSearch {
   }
 }
 
-/** Filters by kind and the text's readings as word lists (no text: no readings). */
-function compile(args: PartSearchArgs): CompiledQuery {
-  const filters: CompiledQuery["filters"] = {};
+/** The filters as lists of codes, each list without repeats and in order, for the digest. */
+function filtersOf(args: PartSearchArgs): Filters {
+  const filters: Filters = {};
   for (const kind of FILTER_KINDS) {
-    const code = args[FILTER_ARGUMENT[kind]];
-    if (code !== undefined) filters[kind] = code as string;
+    const given = args[FILTER_ARGUMENT[kind]] as FilterArgument | undefined;
+    if (given === undefined) continue;
+    const codes = [...new Set(typeof given === "string" ? [given] : given)].sort();
+    if (codes.length > MAX_FILTER_CODES) {
+      throw new SearchRefusal(`${FILTER_ARGUMENT[kind]} takes at most ${MAX_FILTER_CODES} codes.`);
+    }
+    if (codes.length > 0) filters[kind] = codes;
   }
-  const text = args.text?.trim() ?? "";
-  const wordLists = text === "" ? [] : readings(text).map((reading) => [...new Set(words(reading))]);
-  return { filters, readings: wordLists.filter((list) => list.length > 0) };
+  return filters;
+}
+
+/**
+ * The text's readings (as written, then without an edition year) as lists of stemmed words, with
+ * filler words ("parts made of") left out when others remain. No text: no readings.
+ */
+function textReadings(text: string | undefined): string[][] {
+  const trimmed = text?.trim() ?? "";
+  if (trimmed === "") return [];
+  const lists = readings(trimmed).map((reading) => {
+    const all = [...new Set(stems(reading))];
+    const meaningful = all.filter((word) => !STOP_WORDS.has(word));
+    return meaningful.length > 0 ? meaningful : all;
+  });
+  if (lists.some((list) => list.length > MAX_TEXT_WORDS)) {
+    throw new SearchRefusal(
+      `The text has more than ${MAX_TEXT_WORDS} words: send the few that a part's title, material, process or category would have.`,
+    );
+  }
+  return lists.filter((list) => list.length > 0);
+}
+
+/** The query of the words as written against the parts' own text only, and the filters as given. */
+function ownWordsOnly(readingStems: string[][], filters: Filters): CompiledQuery {
+  return {
+    filters,
+    readings: readingStems.map((list) => list.map((word) => ({ prefixes: [word], codes: {} }))),
+  };
+}
+
+/**
+ * The whole query: each word matches the part's own words or a referenced record (its names,
+ * family words, a category's parents); a word that matches nothing is read as the nearest known
+ * words when it may be a typo (said in `notes`); a category filter takes in its descendants.
+ */
+function compileQuery(
+  readingStems: string[][],
+  filters: Filters,
+  index: PartIndex,
+  known: Known,
+  notes: string[],
+): CompiledQuery {
+  const categoryNames = categoryNamer(known.category);
+  const expanded: Filters = { ...filters };
+  if (filters.category) expanded.category = withDescendants(filters.category, known.category);
+  const matching = (word: string): QueryWord["codes"] => {
+    const codes: QueryWord["codes"] = {};
+    for (const kind of REFERENCE_KINDS) {
+      const fields = (kind === "category" ? categoryNames : PART_TEXT[kind]) as (
+        record: unknown,
+      ) => Searchable;
+      const hits = (known[kind] as ReferenceRecords[ReferenceKind][])
+        .filter((record) => wordMatch(record, fields, word) !== undefined)
+        .map((record) => ("code" in record ? record.code : record.id));
+      if (kind === "criticality" || kind === "category") {
+        const ids = (known[kind] as { id: string; code?: string }[])
+          .filter((record) => hits.includes(record.code ?? record.id))
+          .map((record) => record.id);
+        if (ids.length > 0) codes[kind] = ids;
+      } else if (hits.length > 0) codes[kind] = hits;
+    }
+    return codes;
+  };
+  const said = new Set<string>();
+  const compileWord = (word: string): QueryWord => {
+    const codes = matching(word);
+    if (index.hasWord(word) || Object.keys(codes).length > 0 || typosAllowed(word) === 0) {
+      return { prefixes: [word], codes };
+    }
+    const near = nearWords(word, index, known);
+    if (near.length === 0) return { prefixes: [word], codes };
+    if (!said.has(word))
+      notes.push(`"${word}" matched nothing as written and was read as ${near.join(" or ")}.`);
+    said.add(word);
+    const merged: QueryWord["codes"] = {};
+    for (const each of near) {
+      for (const [kind, list] of Object.entries(matching(each)) as [FilterKind, string[]][]) {
+        merged[kind] = [...new Set([...(merged[kind] ?? []), ...list])];
+      }
+    }
+    return { prefixes: near, codes: merged };
+  };
+  return { filters: expanded, readings: readingStems.map((list) => list.map(compileWord)) };
+}
+
+/** Words of the parts' text and of the known records near a word with a typo, closest first. */
+function nearWords(word: string, index: PartIndex, known: Known, limit = typosAllowed(word)): string[] {
+  const near = new Map<string, number>();
+  for (const each of index.nearWords(word, limit, MAX_TYPO_READINGS))
+    near.set(each, editDistance(word, each, limit));
+  for (const kind of REFERENCE_KINDS) {
+    const fields = (kind === "category" ? SEARCHABLE.category : PART_TEXT[kind]) as (
+      record: unknown,
+    ) => Searchable;
+    for (const record of known[kind]) {
+      for (const term of stemsOf(record, fields)) {
+        if (near.has(term) || Math.abs(term.length - word.length) > limit || /\d/.test(term)) continue;
+        const distance = editDistance(word, term, limit);
+        if (distance <= limit) near.set(term, distance);
+      }
+    }
+  }
+  return [...near]
+    .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, MAX_TYPO_READINGS)
+    .map(([each]) => each);
+}
+
+/** Fields of a category for a part's text: its name and the names of every category above it. */
+function categoryNamer(categories: readonly Category[]): (category: Category) => Searchable {
+  const byId = new Map(categories.map((category) => [category.id, category]));
+  return (category) => ({ keys: [], names: ancestry(category, byId).map((each) => each.name) });
+}
+
+/** A category and every one above it, nearest first (a loop in the data ends the walk). */
+function ancestry(category: Category, byId: ReadonlyMap<string, Category>): Category[] {
+  const chain = [category];
+  for (let parent = byId.get(category.parentId ?? ""); parent && !chain.includes(parent); ) {
+    chain.push(parent);
+    parent = byId.get(parent.parentId ?? "");
+  }
+  return chain.slice(0, MAX_CATEGORY_DEPTH + 1);
+}
+
+/** Category ids with every known category below them. */
+function withDescendants(ids: readonly string[], categories: readonly Category[]): string[] {
+  const byId = new Map(categories.map((category) => [category.id, category]));
+  const wanted = new Set(ids);
+  const below = categories.filter((category) => ancestry(category, byId).some((each) => wanted.has(each.id)));
+  return [...new Set([...ids, ...below.map((category) => category.id)])];
+}
+
+/** `material Ti-6Al-4V (Grade 5) (titanium)`: the record of a part through which a word matched. */
+function referenceLabel(
+  word: QueryWord,
+  references: Record<FilterKind, string[]>,
+  known: Known,
+): string | undefined {
+  for (const kind of LABEL_ORDER) {
+    const code = references[kind].find((each) => word.codes[kind]?.includes(each));
+    if (code === undefined) continue;
+    const record = (known[kind] as { code?: string; id?: string; name: string }[]).find(
+      (each) => (kind === "criticality" || kind === "category" ? each.id : each.code) === code,
+    );
+    if (record === undefined) return `${kind} ${code}`;
+    if (kind === "category") {
+      const byId = new Map(known.category.map((category) => [category.id, category]));
+      const chain = ancestry(record as Category, byId);
+      const own = (each: Category) => ({ keys: [], names: [each.name] });
+      const through = chain.find((each) => word.prefixes.some((prefix) => wordMatch(each, own, prefix)));
+      return through === undefined || through === record
+        ? `category ${record.name}`
+        : `category ${record.name} (in ${through.name})`;
+    }
+    const fields = (PART_TEXT as Record<string, (record: unknown) => Searchable>)[kind] as (
+      r: unknown,
+    ) => Searchable;
+    const family = word.prefixes.map((prefix) => wordMatch(record, fields, prefix)?.family).find(Boolean);
+    return family ? `${kind} ${record.name} (${family})` : `${kind} ${record.name}`;
+  }
+  return undefined;
+}
+
+/**
+ * Why a search found nothing, so that an empty answer is never taken for "there are none": the
+ * words that match no part nor record (with the closest known words), the filters no part has,
+ * or, when each matches parts on its own, that no part matches all together.
+ */
+function whyNothing(
+  args: PartSearchArgs,
+  query: CompiledQuery,
+  filters: Filters,
+  index: PartIndex,
+  from: number,
+  to: number,
+  complete: boolean,
+  known: Known,
+): string {
+  if (complete && from > 0) return "No further part matches: the search is complete.";
+  const scope = complete ? "no part" : `no part of the ${to - from} examined`;
+  const count = (part: CompiledQuery) => index.matches(part, from, to, Number.POSITIVE_INFINITY).found.length;
+  const reasons: string[] = [];
+  const reading = query.readings[0] ?? [];
+  for (const word of reading) {
+    if (word.prefixes.some((prefix) => index.hasWord(prefix)) || Object.keys(word.codes).length > 0) continue;
+    const near = nearWords(
+      word.prefixes[0] as string,
+      index,
+      known,
+      Math.min(3, typosAllowed(word.prefixes[0] as string) + 1),
+    );
+    reasons.push(
+      `"${word.prefixes[0]}" is in no part's text nor in the name of any material, process, category, standard or criticality${near.length > 0 ? ` (closest known words: ${near.join(", ")})` : ""}`,
+    );
+  }
+  const withText = reading.length > 0 ? count({ filters: {}, readings: query.readings }) : undefined;
+  const byFilter = FILTER_KINDS.filter((kind) => filters[kind]).map((kind) => ({
+    kind,
+    parts: count({ filters: { [kind]: query.filters[kind] }, readings: [] }),
+  }));
+  if (reasons.length === 0) {
+    for (const { kind, parts } of byFilter) {
+      if (parts === 0)
+        reasons.push(`${FILTER_ARGUMENT[kind]} ${(filters[kind] ?? []).join(", ")}: ${scope} has it`);
+    }
+  }
+  if (reasons.length === 0 && withText === 0) {
+    const alone = reading.map(
+      (word, w) => `"${word.prefixes[0]}" ${count({ filters: {}, readings: [[reading[w] as QueryWord]] })}`,
+    );
+    reasons.push(
+      `each word matches parts, but ${scope} matches every word (parts per word: ${alone.join(", ")})`,
+    );
+  }
+  if (reasons.length === 0) {
+    const parts = [
+      ...(withText === undefined ? [] : [`the text matches ${withText} parts`]),
+      ...byFilter.map(({ kind, parts }) => `${FILTER_ARGUMENT[kind]} ${parts}`),
+    ];
+    reasons.push(`${parts.join(", ")}, but ${scope} matches them all together`);
+  }
+  const more = complete
+    ? "complete means every part was examined."
+    : "More parts remain: continue with nextCursor.";
+  const text = args.text === undefined ? "" : " Drop a word or a filter to widen the search.";
+  return `Nothing found: ${reasons.join("; ")}.${text} ${more}`;
 }

@@ -1,6 +1,8 @@
 // How text is compared, the same way everywhere a user's fragment meets a record: case, accents,
 // spacing and punctuation do not count, and a trailing edition year (`ASTM F3001-14`,
-// `ISO 13485:2016`) may be dropped, because engineers write codes in all of these ways.
+// `ISO 13485:2016`) may be dropped, because engineers write codes in all of these ways. Words are
+// also folded (`stem`): plural and singular, British and American spellings, so that "brackets",
+// "mouldings" and "aluminium" meet "bracket", "molding" and "aluminum".
 const MARKS = /\p{M}+/gu;
 const SEPARATORS = /[^\p{L}\p{N}]+/u;
 const NOT_ALPHANUMERIC = /[^\p{L}\p{N}]+/gu;
@@ -45,4 +47,59 @@ export function termsOf(text: string): string[] {
 export function readings(text: string): string[] {
   const stripped = text.replace(EDITION_YEAR, "");
   return stripped !== text && words(stripped).length > 0 ? [text, stripped] : [text];
+}
+
+/** British spellings (and a few older ones) as the American ones they fold to, wherever they stand in a word. */
+const SPELLINGS: readonly (readonly [string, string])[] = [
+  ["aluminium", "aluminum"],
+  ["sulphur", "sulfur"],
+  ["orthopaed", "orthoped"],
+  ["paediatr", "pediatr"],
+  ["haemo", "hemo"],
+  ["anaesthe", "anesthe"],
+  ["oesophag", "esophag"],
+  ["manoeuvr", "maneuver"],
+  ["programme", "program"],
+  ["catalogue", "catalog"],
+  ["draught", "draft"],
+  ["jewellery", "jewelry"],
+  ["defence", "defense"],
+  ["licence", "license"],
+  ["grey", "gray"],
+  ["mould", "mold"],
+  ["tyre", "tire"],
+];
+/** Words spelt -our in Britain and -or in America, by their start: `colours`, `vapour`. */
+const OUR_WORDS = /^(col|behavi|vap|flav|arm|harb|hon|lab|neighb|fav|od|rig|hum|tum|sav|vig)our/;
+/** -ise/-yse verbs and their forms (anodised, analysing, organisation): -ize/-yze. */
+const ISE = /^(.{3,}?)([iy])s(e|ed|es|er|ers|ing|ation|ations)$/;
+/** -tre/-bre nouns (fibre, centre, calibre): -ter/-ber. */
+const TRE = /^(.{2,}[tb])re(s?)$/;
+/** A doubled l before a suffix (modelling, labelled, travelled): one l. */
+const ELL = /^(.{2,}e)ll(ing|ed|er|ers)$/;
+
+/**
+ * A folded word's common form, so that the forms people write meet: the singular of a plural
+ * ("assemblies" → "assembly", "boxes" → "box", "brackets" → "bracket") and the American spelling
+ * ("moulding" → "molding", "anodised" → "anodized", "fibre" → "fiber", "modelling" → "modeling").
+ * Words with a digit (codes) and words of three letters or fewer are left as they are. Both sides of
+ * a comparison are folded the same way, so a form that is not a real word does no harm.
+ */
+export function stem(word: string): string {
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  let form = word;
+  for (const [british, american] of SPELLINGS) {
+    if (form.includes(british)) form = form.replace(british, american);
+  }
+  form = form.replace(OUR_WORDS, "$1or").replace(ELL, "$1l$2").replace(TRE, "$1er$2").replace(ISE, "$1$2z$3");
+  if (form.length <= 4) return form;
+  if (form.endsWith("ies")) return `${form.slice(0, -3)}y`;
+  if (/(ch|sh|ss|x|z)es$/.test(form)) return form.slice(0, -2);
+  if (form.endsWith("s") && !/(ss|us|is)$/.test(form)) return form.slice(0, -1);
+  return form;
+}
+
+/** The words of a text, folded and stemmed. */
+export function stems(text: string): string[] {
+  return words(text).map(stem);
 }

@@ -1,10 +1,11 @@
-// The inverted index of the words of each part's text, for a search's text: each word maps to
-// the positions of the parts whose text has it, and a search word matches every indexed word it
-// starts (a binary search over the sorted words). New words are kept unsorted until they are
+// The inverted index of the words of each part's text, for a search's text: each word (stemmed:
+// ./text.ts) maps to the positions of the parts whose text has it, and a search word matches every
+// indexed word it starts (a binary search over the sorted words). New words are kept unsorted until they are
 // many, so adding a page does not re-sort the whole vocabulary.
 import type { Part } from "../api/schemas";
 import { ARRAY_HEADER, MAP_ENTRY, SLOT, stringBytes } from "./heap-sizes";
-import { words } from "./text";
+import { editDistance } from "./match";
+import { stems } from "./text";
 
 /** Unsorted new words a search looks through before they are merged into the sorted ones. */
 const MIN_MERGE = 4_096;
@@ -28,7 +29,7 @@ export class WordIndex {
     const seen = new Set<string>();
     for (const field of searchableText(part)) {
       if (field === undefined) continue;
-      for (const word of words(field)) {
+      for (const word of stems(field)) {
         if (seen.has(word)) continue;
         seen.add(word);
         const posting = this.#postings.get(word);
@@ -50,28 +51,44 @@ export class WordIndex {
     }
   }
 
-  /** 1 for each position of [from, to) whose text matches one of the readings. */
-  mask(readings: string[][], from: number, to: number): Uint8Array {
+  /** 1 for each position of [from, to) whose text has a word that starts with one of `prefixes`. */
+  mask(prefixes: readonly string[], from: number, to: number): Uint8Array {
     const mask = new Uint8Array(to - from);
-    for (const reading of readings) {
-      // How many of the reading's words, in order, the part at each position has matched so far.
-      const matched = new Uint16Array(to - from);
-      reading.forEach((word, w) => {
-        for (const posting of this.#postingsStartingWith(word)) {
-          if (typeof posting === "number") {
-            if (posting >= from && posting < to && matched[posting - from] === w)
-              matched[posting - from] = w + 1;
-            continue;
-          }
-          for (const position of posting) {
-            if (position >= from && position < to && matched[position - from] === w)
-              matched[position - from] = w + 1;
-          }
+    for (const prefix of prefixes) {
+      for (const posting of this.#postingsStartingWith(prefix)) {
+        if (typeof posting === "number") {
+          if (posting >= from && posting < to) mask[posting - from] = 1;
+          continue;
         }
-      });
-      for (let i = 0; i < mask.length; i++) if (matched[i] === reading.length) mask[i] = 1;
+        for (const position of posting) if (position >= from && position < to) mask[position - from] = 1;
+      }
     }
     return mask;
+  }
+
+  /** Whether some indexed word starts with `prefix`. */
+  has(prefix: string): boolean {
+    return !this.#postingsStartingWith(prefix).next().done;
+  }
+
+  /**
+   * Indexed words at most `limit` edits from `word` (a swap of neighbours is one), closest first,
+   * at most `max`. Only words of about the same length are compared, so the cost is one pass
+   * over the vocabulary with a cheap test for most words.
+   */
+  near(word: string, limit: number, max: number): string[] {
+    const found: { word: string; distance: number }[] = [];
+    const consider = (candidate: string) => {
+      if (Math.abs(candidate.length - word.length) > limit || /\d/.test(candidate)) return;
+      const distance = editDistance(word, candidate, limit);
+      if (distance <= limit) found.push({ word: candidate, distance });
+    };
+    for (const candidate of this.#sorted()) consider(candidate);
+    for (const candidate of this.#newWords) consider(candidate);
+    return found
+      .sort((a, b) => a.distance - b.distance || (a.word < b.word ? -1 : 1))
+      .slice(0, max)
+      .map((entry) => entry.word);
   }
 
   *#postingsStartingWith(prefix: string): Generator<Posting> {

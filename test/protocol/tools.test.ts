@@ -152,16 +152,18 @@ describe.each(ERAS)("tools (%s era)", (era) => {
       }
     });
 
-    it("cost at most 5,800 tokens in all, in every prompt that lists them, beside preview_part and the view links", () => {
+    it("cost at most 6,085 tokens in all, in every prompt that lists them, beside preview_part and the view links", () => {
       // 4,978 for the fifteen endpoint tools; the two search tools add about 720. The views
-      // (issue 17) may add preview_part itself and their `_meta.ui` links, nothing else.
+      // (issue 17) may add preview_part itself and their `_meta.ui` links, nothing else. Finding
+      // things as people write them (code lists in filters, what the API cannot answer) was given
+      // 5% over the 5,795 before it: 6,085.
       const encoder = new Tiktoken(o200k);
       const count = (list: unknown[]) => encoder.encode(JSON.stringify({ tools: list })).length;
       const preview = advertised.filter((tool) => tool.name === "preview_part");
       const withoutViews = advertised
         .filter((tool) => tool.name !== "preview_part")
         .map(({ _meta, ...tool }) => tool);
-      expect(count(withoutViews)).toBeLessThanOrEqual(5_800);
+      expect(count(withoutViews)).toBeLessThanOrEqual(6_085);
       const links = advertised.filter((tool) => tool._meta?.ui).length;
       expect(links).toBe(4);
       expect(count(advertised) - count(withoutViews)).toBeLessThanOrEqual(count(preview) + links * 25);
@@ -421,7 +423,9 @@ describe.each(ERAS)("tools (%s era)", (era) => {
       expect(failed(await server.call("get_material", { code: "Ti-6Al-4V" }))).toMatch(
         /"Ti-6Al-4V": did you mean ti64 \(Ti-6Al-4V/,
       );
-      expect(failed(await server.call("get_process", { code: "SLS" }))).toMatch(/"SLS": did you mean sls /);
+      expect(failed(await server.call("get_process", { code: "SLX" }))).toMatch(
+        /"SLX": did you mean .*sls \(Selective/,
+      );
       const parts = server.api.store.partCount;
       const refused = failed(
         await server.call("create_part", { title: "Housing", processId: "sls", materialId: "PA-12" }),

@@ -159,8 +159,11 @@ describe("search_parts on the sample data", () => {
 
   it("gives a correct empty answer for a known code on no part", async () => {
     const unused = api.store.materials().find((m) => !acmeParts.some((p) => p.materialId === m.code));
-    const result = await first.search.searchParts({ materialId: unused?.code as string }, callWith());
-    expect(result).toEqual({ items: [], scanned: acmeParts.length, complete: true });
+    const code = unused?.code as string;
+    const result = await first.search.searchParts({ materialId: code }, callWith());
+    expect(result).toMatchObject({ items: [], scanned: acmeParts.length, complete: true });
+    // The empty answer says why: the filter, not a claim that the search found nothing related.
+    expect(result.hint).toContain(`materialId ${code}: no part has it`);
   });
 
   it("refuses an unknown code, naming the closest ones", async () => {
@@ -216,7 +219,8 @@ describe("cursors", () => {
     try {
       const cursor = encodeCursor(acmeParts.length, digest);
       const result = await fresh.search.searchParts({ text: "bracket", cursor }, callWith());
-      expect(result).toEqual({ items: [], scanned: acmeParts.length, complete: true });
+      expect(result).toMatchObject({ items: [], scanned: acmeParts.length, complete: true });
+      expect(result.hint).toMatch(/^No further part matches/);
     } finally {
       await fresh.close();
     }
