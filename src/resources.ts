@@ -189,7 +189,9 @@ export function registerResources(server: McpServer, scope: RequestScope): strin
 
   async function known(kind: KnownKind): Promise<string[]> {
     const call = scope.callOptions();
-    if (kind !== "standard") return scope.seen.known(kind, call);
+    if (kind === "part" || kind === "rfq" || kind === "factory") return scope.seen.known(kind, call);
+    if (kind !== "standard")
+      return [...new Set([...scope.seen.known(kind, call), ...(await scope.knownCodes(kind, call))])];
     const listed = await reference.standards({}, call).catch(() => []);
     return [...new Set([...listed.map((standard) => standard.code), ...scope.seen.known(kind, call)])];
   }

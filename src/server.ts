@@ -21,7 +21,7 @@ import { findPartAdvice, invalidArgumentsMessage, type ServingMode, toolErrorMes
 import { collectWhenIdle } from "./idle-gc";
 import { escapeInvisible, type Logger } from "./log";
 import { registerPrompts } from "./prompts";
-import type { ReferenceData } from "./reference";
+import type { ReferenceData, ReferenceKind } from "./reference";
 import { explainUnknownAddresses, registerResources, resourceUri } from "./resources";
 import { type PartSearch, SearchRefusal, type SuggestKind } from "./search";
 import type { SeenRecords } from "./seen";
@@ -61,6 +61,8 @@ export interface RequestScope {
   /** Options for the upstream calls of one request: its cancellation, a fresh deadline, the token. */
   callOptions(ctx?: { mcpReq?: { signal?: AbortSignal } }): CallOptions;
   describeFailure(error: unknown, notFound: string, idempotent?: boolean, suggestions?: string): string;
+  /** Codes of a reference kind this token knows without a request (completion offers them). */
+  knownCodes(kind: Exclude<ReferenceKind, "standard">, call: CallOptions): Promise<string[]>;
   /** The closest known records to a code or id nobody knows (`"x": did you mean …`), if any. */
   suggest(kind: SuggestKind, unknown: string, call: CallOptions): Promise<string | undefined>;
   /** Runs a tool for the tools/call loop or a resource read: arguments checked, failures in words. */
@@ -122,6 +124,7 @@ export function createServer(options: ServerOptions): McpServer {
       };
     },
     suggest: (kind, unknown, call) => closestTo(options.search, kind, unknown, call),
+    knownCodes: (kind, call) => options.search.knownCodes(kind, call),
     describeFailure: (error, notFound, idempotent = true, suggestions) =>
       toolErrorMessage(error, {
         notFound,

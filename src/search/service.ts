@@ -405,6 +405,25 @@ export class PartSearch {
     return Object.fromEntries(REFERENCE_KINDS.map((kind, k) => [kind, kinds[k]])) as Known;
   }
 
+  /**
+   * The codes of a kind this token knows without a request (for completion): on the parts read
+   * so far and shown, and for categories every parent the reference cache already holds.
+   */
+  async knownCodes(kind: Exclude<ReferenceKind, "standard">, call: CallOptions): Promise<string[]> {
+    const known = new Set(this.#knownCodes(kind, call));
+    let frontier = [...known];
+    for (let depth = 0; kind === "category" && frontier.length > 0 && depth < MAX_CATEGORY_DEPTH; depth++) {
+      const cached = await Promise.all(
+        frontier.map((id) => this.#reference.cachedRecord("category", id, call)),
+      );
+      frontier = cached
+        .map((category) => (category as Category | undefined)?.parentId)
+        .filter((id): id is string => id !== undefined && !known.has(id));
+      for (const id of frontier) known.add(id);
+    }
+    return [...known];
+  }
+
   /** The codes of a kind this token has met: on the parts read so far, in any view, and shown. */
   #knownCodes(kind: Exclude<ReferenceKind, "standard">, call: CallOptions): string[] {
     const tokenHash = this.#tokenHash(call);

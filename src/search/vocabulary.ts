@@ -17,7 +17,7 @@ const STEEL = ["steel"];
 
 /** Material families, recognised from names and designations. */
 const MATERIALS: readonly Family[] = [
-  { words: ["titanium", "titanium alloy"], pattern: /titan|\bti(?![a-z])|\btial\d|\btc4\b/ },
+  { words: ["titanium", "titanium alloy"], pattern: /titan|\bti(?![a-z])|\btial\d|\btc4\b|\bta6v/ },
   {
     words: ["aluminium", "aluminum", "aluminium alloy", "light alloy"],
     pattern:
@@ -87,7 +87,7 @@ const MATERIALS: readonly Family[] = [
   },
   {
     words: ["composite", "fibre reinforced", "carbon fibre"],
-    pattern: /carbon fib|\bcfrp\b|\bcf ?-?(pa|peek|pekk)\b|\bt[789]00|\bim7\b|\bprepreg/,
+    pattern: /carbon fib|\bcfrp\b|\bcf ?[-/]? ?(pa|peek|pekk|pei)|\bt[789]00|\bim7\b|\bprepreg/,
   },
   {
     words: ["composite", "fibre reinforced", "glass filled"],
@@ -104,7 +104,15 @@ const TYPE_WORDS: Readonly<Record<string, readonly string[]>> = {
   composite: ["composite"],
 };
 
-const ADDITIVE = ["additive manufacturing", "additive", "3d printing", "3d printed", "printed", "am"];
+const ADDITIVE = [
+  "additive manufacturing",
+  "additively manufactured",
+  "additive",
+  "3D printing",
+  "3D printed",
+  "printed",
+  "AM",
+];
 const MACHINING = ["machining", "machined", "cnc", "subtractive"];
 const CASTING = ["casting", "cast", "foundry"];
 const MOULDING = ["moulding", "moulded", "mould"];
@@ -147,8 +155,8 @@ const PROCESSES: readonly Family[] = [
     pattern: /\bedm\b|electrical discharge|spark erosion|wire erosion/,
   },
   { words: MACHINING, pattern: /machin|\bcnc\b|broach|\bhoning\b|\blapping\b/ },
-  { words: ["investment casting", ...CASTING], pattern: /investment|lost wax/ },
-  { words: ["die casting", ...CASTING], pattern: /die.?cast/ },
+  { words: ["investment casting", ...CASTING], pattern: /investment|lost.?wax/ },
+  { words: ["die casting", ...CASTING], pattern: /die.?cast|\bhpdc\b/ },
   { words: CASTING, pattern: /\bcast(ing)?\b|foundry|gravity|centrifugal/ },
   {
     words: ["injection moulding", ...MOULDING],
