@@ -338,8 +338,17 @@ export async function complete<T extends string>(
   value: string,
   candidates: () => T[] | Promise<T[]>,
 ): Promise<T[]> {
-  return rankRecords(await candidates(), value, (candidate) => ({ keys: [candidate], names: [] }));
+  return rankRecords((await candidates()).slice(-MAX_COMPLETION_CANDIDATES), value, asKey);
 }
+
+/**
+ * Candidates a completion compares, at most: the most recently seen (lists end with them), so
+ * that its cost is bounded whatever the server has been shown.
+ */
+const MAX_COMPLETION_CANDIDATES = 2_000;
+
+/** A completion candidate as matching compares it: one function, so its foldings are kept. */
+const asKey = (candidate: string) => ({ keys: [candidate], names: [] });
 
 function decodeVariable(value: string | string[] | undefined, uri: string): string {
   const raw = Array.isArray(value) ? value.join(",") : (value ?? "");

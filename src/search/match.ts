@@ -54,17 +54,32 @@ function foldRecord(record: Searchable): Folded {
 }
 
 /** Folded forms per `fields` function and record, so that records kept in a cache fold once. */
-const foldings = new WeakMap<object, WeakMap<object, Folded>>();
+const foldings = new WeakMap<object, { objects: WeakMap<object, Folded>; strings: Map<string, Folded> }>();
+/** Folded strings (completion candidates) kept per `fields` function, at most. */
+const MAX_FOLDED_STRINGS = 50_000;
 
 function folder<T>(fields: (record: T) => Searchable): (record: T) => Folded {
-  const known = foldings.get(fields) ?? new WeakMap<object, Folded>();
-  foldings.set(fields, known);
+  let known = foldings.get(fields);
+  if (known === undefined) {
+    known = { objects: new WeakMap(), strings: new Map() };
+    foldings.set(fields, known);
+  }
+  const { objects, strings } = known;
   return (record) => {
+    if (typeof record === "string") {
+      let kept = strings.get(record);
+      if (kept === undefined) {
+        if (strings.size >= MAX_FOLDED_STRINGS) strings.clear();
+        kept = foldRecord(fields(record));
+        strings.set(record, kept);
+      }
+      return kept;
+    }
     if (typeof record !== "object" || record === null) return foldRecord(fields(record));
-    const kept = known.get(record);
+    const kept = objects.get(record);
     if (kept) return kept;
     const folded = foldRecord(fields(record));
-    known.set(record, folded);
+    objects.set(record, folded);
     return folded;
   };
 }
@@ -182,6 +197,7 @@ export function rankRecords<T>(
   fields: (record: T) => Searchable,
   { typos = true }: { typos?: boolean } = {},
 ): T[] {
+  if (text !== undefined && text.length > MAX_FRAGMENT_CHARS) return [];
   const folded = folder(fields);
   const entries = records.map((record) => ({ record, folded: folded(record), rank: 0 }));
   const keyOf = (entry: (typeof entries)[number]) => entry.folded.keys[0] ?? "";
@@ -189,7 +205,6 @@ export function rankRecords<T>(
     keyOf(a).length - keyOf(b).length || (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0);
   if (text === undefined || words(text).length === 0)
     return entries.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1)).map((entry) => entry.record);
-  if (text.length > MAX_FRAGMENT_CHARS) return [];
   const asWritten = readings(text);
   for (const [r, reading] of [...asWritten, ...alsoReadAs(text)].entries()) {
     const query = queryOf(reading);
@@ -269,27 +284,42 @@ export function sameCode(candidates: readonly Candidate[], text: string): string
 /** Optimal string alignment distance (a swap of neighbours costs 1), or more than `limit`. */
 export function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let before = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (b.length + 1 > (rows[0] as Int32Array).length)
+    for (let r = 0; r < 3; r++) rows[r] = new Int32Array(2 * (b.length + 1));
+  // Three rows reused from call to call: this runs once per word of a vocabulary.
+  let [before, previous, current] = rows as [Int32Array, Int32Array, Int32Array];
+  const far = limit + 1;
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+    // Only cells within `limit` of the diagonal can stay within `limit`: the others count as far.
+    const from = Math.max(1, i - limit);
+    const to = Math.min(b.length, i + limit);
+    current[0] = i;
+    if (from > 1) current[from - 1] = far;
+    let rowMin = from === 1 ? i : far;
+    for (let j = from; j <= to; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       let value = Math.min(
-        (previous[j] as number) + 1,
+        j < i + limit ? (previous[j] as number) + 1 : far,
         (current[j - 1] as number) + 1,
         (previous[j - 1] as number) + cost,
       );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+      if (
+        i > 1 &&
+        j > 1 &&
+        a.charCodeAt(i - 1) === b.charCodeAt(j - 2) &&
+        a.charCodeAt(i - 2) === b.charCodeAt(j - 1)
+      ) {
         value = Math.min(value, (before[j - 2] as number) + 1);
       }
-      current[j] = value;
-      rowMin = Math.min(rowMin, value);
+      current[j] = Math.min(value, far);
+      rowMin = Math.min(rowMin, current[j] as number);
     }
-    if (rowMin > limit) return limit + 1;
-    before = previous;
-    previous = current;
+    if (to < b.length) current[to + 1] = far;
+    if (rowMin > limit) return far;
+    [before, previous, current] = [previous, current, before];
   }
-  return previous[b.length] as number;
+  return Math.min(previous[b.length] as number, far);
 }
+
+const rows: Int32Array[] = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];

@@ -261,6 +261,10 @@ export class PartIndex {
     const filter = this.#compileFilters(query.filters);
     if (filter === undefined) return { found, scannedTo: to };
     const readings = query.readings.map((reading) => this.#compileReading(reading, from, to));
+    // Parts that some reading may match: those with every word its referenced records cannot
+    // match in their own text. Most parts fail this at the cost of reading one byte.
+    const gates = readings.map((reading) => reading.gate);
+    const gate = gates.length === 0 || gates.includes(undefined) ? undefined : unionOf(gates as Uint8Array[]);
     for (let page = Math.floor(from / PAGE_SIZE) + 1; (page - 1) * PAGE_SIZE < to; page++) {
       const stored = this.#pages.get(page);
       if (stored === undefined) throw new Error(`page ${page} has not been read`);
@@ -268,11 +272,12 @@ export class PartIndex {
       const end = Math.min(stored.ids.length, to - base);
       for (let j = Math.max(0, from - base); j < end; j++) {
         const position = base + j;
+        if (gate !== undefined && gate[position - from] === 0) continue;
         if (!filter(stored, j)) continue;
         let match: Match | undefined;
         if (readings.length === 0) match = { position, reading: 0, viaReference: 0 };
         for (let r = 0; r < readings.length && match === undefined; r++) {
-          const viaReference = (readings[r] as CompiledReading)(stored, j, position - from);
+          const viaReference = (readings[r] as CompiledReading).test(stored, j, position - from);
           if (viaReference >= 0) match = { position, reading: r, viaReference };
         }
         if (match === undefined) continue;
@@ -322,12 +327,17 @@ export class PartIndex {
    * else a bit for each word that only a referenced record matched.
    */
   #compileReading(reading: readonly QueryWord[], from: number, to: number): CompiledReading {
-    const tests = reading.map((word) => {
-      const own = this.#words.mask(word.prefixes, from, to);
-      const referenced = this.#compileFilters(word.codes, true);
-      return { own, referenced };
-    });
-    return (page, j, offset) => {
+    const tests = reading.map((word) => ({
+      own: this.#words.mask(word.prefixes, from, to),
+      referenced: this.#compileFilters(word.codes, true),
+    }));
+    let gate: Uint8Array | undefined;
+    for (const { own, referenced } of tests) {
+      if (referenced !== undefined) continue;
+      if (gate === undefined) gate = own.slice();
+      else for (let i = 0; i < gate.length; i++) gate[i] = (gate[i] as number) & (own[i] as number);
+    }
+    const test = (page: StoredPage, j: number, offset: number) => {
       let via = 0;
       for (let w = 0; w < tests.length; w++) {
         const { own, referenced } = tests[w] as (typeof tests)[number];
@@ -337,6 +347,7 @@ export class PartIndex {
       }
       return via;
     };
+    return { test, gate };
   }
 
   /** The summary of the part at a position that has been read. */
@@ -403,8 +414,23 @@ export class PartIndex {
       }
     }
     if (any) return tests.length === 0 ? undefined : (page, j) => tests.some((test) => test(page, j));
+    if (tests.length === 1) return tests[0];
     return (page, j) => tests.every((test) => test(page, j));
   }
 }
 
-type CompiledReading = (page: StoredPage, j: number, offset: number) => number;
+/**
+ * A test of one part against every word of a reading (-1: no match; else a bit per word matched
+ * only by a referenced record), and the parts it may match at all (undefined: any).
+ */
+interface CompiledReading {
+  test: (page: StoredPage, j: number, offset: number) => number;
+  gate: Uint8Array | undefined;
+}
+
+function unionOf(masks: Uint8Array[]): Uint8Array {
+  const union = (masks[0] as Uint8Array).slice();
+  for (const mask of masks.slice(1))
+    for (let i = 0; i < union.length; i++) union[i] = (union[i] as number) | (mask[i] as number);
+  return union;
+}

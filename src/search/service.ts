@@ -77,6 +77,8 @@ const MAX_TEXT_WORDS = 12;
 export const MAX_FILTER_CODES = 20;
 /** Levels of parent categories looked up above the categories found on parts. */
 const MAX_CATEGORY_DEPTH = 8;
+/** Time a search keeps for looking up the records its parts name; with less, it uses the cached ones. */
+const LOOKUP_MARGIN_MS = 1_000;
 /** Near words a typo is read as, at most. */
 const MAX_TYPO_READINGS = 3;
 
@@ -230,7 +232,8 @@ export class PartSearch {
       }
       return found > limit;
     };
-    if (!enough(index.coveredFrom(start)) && !index.endsBy(evaluatedTo)) {
+    const coveredNow = index.coveredFrom(start);
+    if (!index.endsBy(coveredNow) && !enough(coveredNow)) {
       await this.#read(held, tokenHash, view, evaluatedTo, call, progress, enough);
     }
 
@@ -390,19 +393,30 @@ export class PartSearch {
    * search's words. A kind the API fails to give is matched with what the cache already has.
    */
   async #knownRecords(call: CallOptions): Promise<Known> {
+    // Pages read until the deadline was near leave no time to look records up: what the cache has.
+    const cachedOnly = (call.deadline?.remaining() ?? Number.POSITIVE_INFINITY) < LOOKUP_MARGIN_MS;
     const kinds = await Promise.all(
       REFERENCE_KINDS.map(async (kind) => {
+        if (cachedOnly) return this.#cached(kind, call);
         try {
           return kind === "standard"
             ? await this.#reference.standards({}, call)
             : await this.#resolve(kind, this.#knownCodes(kind, call), call);
         } catch (error) {
           if (error instanceof PartsApiError && error.kind === "cancelled") throw error;
-          return kind === "standard" ? this.#reference.cachedStandards(call) : [];
+          return this.#cached(kind, call);
         }
       }),
     );
     return Object.fromEntries(REFERENCE_KINDS.map((kind, k) => [kind, kinds[k]])) as Known;
+  }
+
+  /** The records of a kind this token's parts name that the reference cache already has: no request. */
+  async #cached(kind: ReferenceKind, call: CallOptions): Promise<unknown[]> {
+    if (kind === "standard") return this.#reference.cachedStandards(call);
+    const codes = kind === "category" ? await this.knownCodes(kind, call) : this.#knownCodes(kind, call);
+    const found = await Promise.all(codes.map((code) => this.#reference.cachedRecord(kind, code, call)));
+    return found.filter((record) => record !== undefined);
   }
 
   /**
@@ -744,18 +758,18 @@ function whyNothing(
       `"${word.prefixes[0]}" is in no part's text nor in the name of any material, process, category, standard or criticality${near.length > 0 ? ` (closest known words: ${near.join(", ")})` : ""}`,
     );
   }
-  const withText = reading.length > 0 ? count({ filters: {}, readings: query.readings }) : undefined;
+  if (reasons.length > 0) return said(reasons, args, complete);
   const byFilter = FILTER_KINDS.filter((kind) => filters[kind]).map((kind) => ({
     kind,
     parts: count({ filters: { [kind]: query.filters[kind] }, readings: [] }),
   }));
-  if (reasons.length === 0) {
-    for (const { kind, parts } of byFilter) {
-      if (parts === 0)
-        reasons.push(`${FILTER_ARGUMENT[kind]} ${(filters[kind] ?? []).join(", ")}: ${scope} has it`);
-    }
+  for (const { kind, parts } of byFilter) {
+    if (parts === 0)
+      reasons.push(`${FILTER_ARGUMENT[kind]} ${(filters[kind] ?? []).join(", ")}: ${scope} has it`);
   }
-  if (reasons.length === 0 && withText === 0) {
+  const withText =
+    reading.length > 0 && reasons.length === 0 ? count({ filters: {}, readings: query.readings }) : undefined;
+  if (withText === 0) {
     const alone = reading.map(
       (word, w) => `"${word.prefixes[0]}" ${count({ filters: {}, readings: [[reading[w] as QueryWord]] })}`,
     );
@@ -770,9 +784,13 @@ function whyNothing(
     ];
     reasons.push(`${parts.join(", ")}, but ${scope} matches them all together`);
   }
+  return said(reasons, args, complete);
+}
+
+function said(reasons: string[], args: PartSearchArgs, complete: boolean): string {
   const more = complete
     ? "complete means every part was examined."
     : "More parts remain: continue with nextCursor.";
-  const text = args.text === undefined ? "" : " Drop a word or a filter to widen the search.";
-  return `Nothing found: ${reasons.join("; ")}.${text} ${more}`;
+  const widen = args.text === undefined ? "" : " Drop a word or a filter to widen the search.";
+  return `Nothing found: ${reasons.join("; ")}.${widen} ${more}`;
 }

@@ -10,6 +10,9 @@ import { stems } from "./text";
 /** Unsorted new words a search looks through before they are merged into the sorted ones. */
 const MIN_MERGE = 4_096;
 
+/** Words whose near words are remembered at most. */
+const MAX_NEAR_MEMO = 256;
+
 /** Positions of a word: one, or several (a plain array is the smallest for short lists). */
 type Posting = number | number[];
 
@@ -18,6 +21,8 @@ export class WordIndex {
   #sortedWords: string[] = [];
   #newWords: string[] = [];
   #bytes = 0;
+  /** Answers of `near` until a word is added: a model repeats its searches. */
+  readonly #nearMemo = new Map<string, string[]>();
 
   /** Estimated memory held (./heap-sizes.ts). */
   get bytes(): number {
@@ -36,6 +41,7 @@ export class WordIndex {
         if (posting === undefined) {
           this.#postings.set(word, position);
           this.#newWords.push(word);
+          this.#nearMemo.clear();
           this.#bytes += stringBytes(word) + MAP_ENTRY + SLOT;
         } else if (typeof posting === "number") {
           this.#postings.set(word, [posting, position]);
@@ -77,6 +83,9 @@ export class WordIndex {
    * over the vocabulary with a cheap test for most words.
    */
   near(word: string, limit: number, max: number): string[] {
+    const key = `${limit}/${max}/${word}`;
+    const memo = this.#nearMemo.get(key);
+    if (memo) return memo;
     const found: { word: string; distance: number }[] = [];
     const consider = (candidate: string) => {
       if (Math.abs(candidate.length - word.length) > limit || /\d/.test(candidate)) return;
@@ -85,10 +94,13 @@ export class WordIndex {
     };
     for (const candidate of this.#sorted()) consider(candidate);
     for (const candidate of this.#newWords) consider(candidate);
-    return found
+    const nearest = found
       .sort((a, b) => a.distance - b.distance || (a.word < b.word ? -1 : 1))
       .slice(0, max)
       .map((entry) => entry.word);
+    if (this.#nearMemo.size >= MAX_NEAR_MEMO) this.#nearMemo.clear();
+    this.#nearMemo.set(key, nearest);
+    return nearest;
   }
 
   *#postingsStartingWith(prefix: string): Generator<Posting> {
