@@ -14,10 +14,10 @@ const EDITION_YEAR = /[-:]\s*(?:\d{2}|(?:19|20)\d{2})\s*$/;
 /** Lower case without accents (`Querétaro` → `queretaro`). */
 function fold(text: string): string {
   // Plain ASCII (most codes and ids) has no accents to take apart.
-  if (ASCII.test(text)) return text.toLowerCase();
+  if (!NOT_ASCII.test(text)) return text.toLowerCase();
   return text.normalize("NFKD").replace(MARKS, "").toLowerCase();
 }
-const ASCII = /^[\x00-\x7f]*$/;
+const NOT_ASCII = /[^\u0020-\u007e]/;
 
 /** The words of a text, folded: runs of letters and digits. */
 export function words(text: string): string[] {
