@@ -5,7 +5,7 @@ import type { Standard } from "../../src/api/schemas";
 import { MATERIALS, PROCESSES, STANDARDS } from "../../src/embedded/data/reference";
 import { SearchRefusal } from "../../src/search";
 import { decodeCursor, encodeCursor, searchDigest } from "../../src/search/cursor";
-import { didYouMean, editDistance, rankRecords } from "../../src/search/match";
+import { didYouMean, editDistance, rankRecords, sameCode } from "../../src/search/match";
 import { compact, readings, words } from "../../src/search/text";
 
 const standardFields = (s: Standard) => ({
@@ -151,5 +151,27 @@ describe("cursors", () => {
   ])("refuse garbage: %s", (_, garbage) => {
     expect(() => decodeCursor(garbage, digest)).toThrow(SearchRefusal);
     expect(() => decodeCursor(garbage, digest)).toThrow(/not one this server made/);
+  });
+});
+
+describe("reading a code written another way", () => {
+  const standards = STANDARDS.map((s) => ({
+    keys: [s.code],
+    names: [s.name],
+    qualifiers: [s.governingBody ?? ""],
+  }));
+  it("finds the one record a code folds to", () => {
+    expect(sameCode(standards, "AMS4928")).toEqual(["AMS 4928"]);
+    expect(sameCode(standards, "SAE AMS 4928")).toEqual(["AMS 4928"]);
+    expect(sameCode(standards, "astm f3001-14")).toEqual(["ASTM F3001"]);
+    expect(sameCode(standards, "F3002")).toEqual([]);
+  });
+
+  it("gives every candidate when several fold alike, so that none is chosen for the caller", () => {
+    const twins = [
+      { keys: ["PA-12"], names: [] },
+      { keys: ["pa12"], names: [] },
+    ];
+    expect(sameCode(twins, "PA 12")).toEqual(["PA-12", "pa12"]);
   });
 });
