@@ -241,18 +241,45 @@ const MAX_LABEL = 60;
 export function didYouMean(unknown: string, candidates: readonly Candidate[]): string | undefined {
   let closest = rankRecords(candidates, unknown, asSearchable);
   if (closest.length === 0 && unknown.length <= MAX_FRAGMENT_CHARS) {
-    const target = compact(unknown);
-    const limit = target.length < 4 ? 1 : target.length < 9 ? 2 : 3;
     const keyOf = folder(asSearchable);
-    closest = candidates
-      .map((candidate) => ({
-        candidate,
-        distance: editDistance(target, keyOf(candidate).keys[0] ?? "", limit),
-      }))
-      .filter((entry) => entry.distance <= limit)
-      .sort((a, b) => a.distance - b.distance)
-      .map((entry) => entry.candidate);
+    closest = nearestKeys(unknown, candidates, (candidate) => keyOf(candidate).keys[0] ?? "");
   }
+  return suggestion(unknown, closest);
+}
+
+/**
+ * `did you mean prt_axae90esyp (Engine mount bracket)?` for an id among many (part ids): the ids
+ * that start with it, it starts with, or that are a few characters away; one pass with a cheap
+ * test per id, whose compact form the caller keeps (`compactKey`).
+ */
+export function didYouMeanId(
+  unknown: string,
+  candidates: readonly (Candidate & { compactKey: string })[],
+): string | undefined {
+  if (unknown.length > MAX_FRAGMENT_CHARS) return undefined;
+  return suggestion(
+    unknown,
+    nearestKeys(unknown, candidates, (candidate) => candidate.compactKey),
+  );
+}
+
+function nearestKeys<T>(unknown: string, candidates: readonly T[], keyOf: (candidate: T) => string): T[] {
+  const target = compact(unknown);
+  if (target === "") return [];
+  const limit = target.length < 4 ? 1 : target.length < 9 ? 2 : 3;
+  const near: { candidate: T; distance: number }[] = [];
+  for (const candidate of candidates) {
+    const key = keyOf(candidate);
+    const distance =
+      key.startsWith(target) || (key.length >= MIN_KEY_PART && target.startsWith(key))
+        ? 0
+        : editDistance(target, key, limit);
+    if (distance <= limit) near.push({ candidate, distance });
+  }
+  return near.sort((a, b) => a.distance - b.distance).map((entry) => entry.candidate);
+}
+
+function suggestion(unknown: string, closest: readonly Candidate[]): string | undefined {
   const named = closest
     .filter((candidate) => candidate.keys[0] !== unknown)
     .slice(0, MAX_SUGGESTIONS)

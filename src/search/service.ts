@@ -13,6 +13,7 @@ import { SearchRefusal } from "./errors";
 import {
   type Candidate,
   didYouMean,
+  didYouMeanId,
   editDistance,
   rankRecords,
   type Searchable,
@@ -32,7 +33,7 @@ import {
   type QueryWord,
 } from "./part-index";
 import { type Held, PartIndexes, VIEW_KEYS, type ViewKey } from "./part-indexes";
-import { readings, stems } from "./text";
+import { compact, readings, stems } from "./text";
 import { materialFamilies, processFamilies, STOP_WORDS } from "./vocabulary";
 
 type PartView = (typeof PART_VIEWS)[number];
@@ -172,7 +173,7 @@ export class PartSearch {
   readonly #options: Omit<PartSearchOptions, "seen">;
   readonly #indexes: PartIndexes;
   /** Part-id candidates per index, made again when it has grown: each candidate is folded once. */
-  readonly #partCandidates = new WeakMap<PartIndex, { pages: number; candidates: Candidate[] }>();
+  readonly #partCandidates = new WeakMap<PartIndex, { pages: number; candidates: PartCandidate[] }>();
 
   constructor(
     api: PartsApiClient,
@@ -308,6 +309,7 @@ export class PartSearch {
    */
   async suggest(kind: SuggestKind, unknown: string, call: CallOptions): Promise<string | undefined> {
     try {
+      if (kind === "part") return didYouMeanId(unknown, this.#partIds(call));
       return didYouMean(unknown, await this.#candidates(kind, call));
     } catch {
       return undefined;
@@ -328,38 +330,38 @@ export class PartSearch {
     }
   }
 
-  async #candidates(kind: SuggestKind, call: CallOptions): Promise<Candidate[]> {
+  async #candidates(kind: Exclude<SuggestKind, "part">, call: CallOptions): Promise<Candidate[]> {
     // RFQs and factories cannot be listed: the ids this token has been shown are all there is.
     if (kind === "rfq" || kind === "factory") {
       return this.#seen.known(kind, call).map((id) => ({ keys: [id], names: [] }));
     }
-    if (kind === "part") return this.#partIds(call);
     const { records } = await this.#records(kind, call, undefined, SUGGESTION_PAGES);
     const fields = SEARCHABLE[kind] as (record: ReferenceRecords[ReferenceKind]) => Searchable;
     return records.map((record) => ({ ...fields(record), label: record.name }));
   }
 
   /** Part ids this token was shown or has read, with their titles, at most MAX_PART_CANDIDATES. */
-  #partIds(call: CallOptions): Candidate[] {
+  #partIds(call: CallOptions): PartCandidate[] {
     const tokenHash = this.#tokenHash(call);
-    const candidates = new Map<string, Candidate>();
-    for (const id of this.#seen.known("part", call)) candidates.set(id, { keys: [id], names: [] });
+    const candidates = new Map<string, PartCandidate>();
+    for (const id of this.#seen.known("part", call)) candidates.set(id, partCandidate(id));
     for (const view of VIEW_KEYS) {
       const index = this.#indexes.peek(tokenHash, view)?.index;
       if (index === undefined) continue;
-      // Kept per index until it grows, so that each id is folded once, not once per miss.
+      // Kept per index until it grows, so that each id is made compact once, not once per miss.
       let kept = this.#partCandidates.get(index);
       if (kept?.pages !== index.pageCount) {
         kept = { pages: index.pageCount, candidates: [] };
         for (const part of index.parts()) {
           if (kept.candidates.length >= MAX_PART_CANDIDATES) break;
-          kept.candidates.push({ keys: [part.id], names: [], label: part.title });
+          kept.candidates.push(partCandidate(part.id, part.title));
         }
         this.#partCandidates.set(index, kept);
       }
       for (const candidate of kept.candidates) {
         if (candidates.size >= MAX_PART_CANDIDATES) break;
-        candidates.set(candidate.keys[0] as string, candidate);
+        if (!candidates.has(candidate.keys[0] as string))
+          candidates.set(candidate.keys[0] as string, candidate);
       }
     }
     return [...candidates.values()];
@@ -549,6 +551,15 @@ export class PartSearch {
     return this.#indexes.tokenHash(call.token ?? this.#defaultToken);
   }
 }
+
+type PartCandidate = Candidate & { compactKey: string };
+
+const partCandidate = (id: string, title?: string): PartCandidate => ({
+  keys: [id],
+  names: [],
+  compactKey: compact(id),
+  ...(title !== undefined && { label: title }),
+});
 
 /** The filters as lists of codes, each list without repeats and in order, for the digest. */
 function filtersOf(args: PartSearchArgs): Filters {
