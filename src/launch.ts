@@ -10,7 +10,13 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { CODE_CACHE_STATE, type CodeCacheFinding } from "./code-cache";
-import { checkCodeCache, resetHeapSizeFlags, undoWasmLiftoffOnly } from "./v8-flags";
+import {
+  checkCodeCache,
+  keepYoungGenerationSmall,
+  resetHeapSizeFlags,
+  undoKeepYoungGenerationSmall,
+  undoWasmLiftoffOnly,
+} from "./v8-flags";
 
 /** Set by scripts/build.mjs: the bundle's name and hash, the cache's Node. */
 declare const PARTS_MCP_BUILD: {
@@ -46,6 +52,7 @@ try {
 const source = `(function (exports, require, module, __filename, __dirname) {\n${bundle}\n})`;
 const script = new Script(source, { filename: bundlePath, lineOffset: -1, cachedData });
 checkCodeCache(false);
+keepYoungGenerationSmall();
 
 const finding: CodeCacheFinding = {
   state: !cachedData ? "absent" : script.cachedDataRejected ? "rejected" : "used",
@@ -59,6 +66,7 @@ if (process.env.PARTS_MCP_WRITE_CODE_CACHE === "1") {
   process.once("exit", () => {
     try {
       undoWasmLiftoffOnly();
+      undoKeepYoungGenerationSmall();
       checkCodeCache(true);
       writeFileSync(cachePath, script.createCachedData());
     } catch (error) {
