@@ -3,9 +3,12 @@
 // drift from the code); the bundle holds only the files the server runs (package.json `files`).
 // `mcpb pack` zips its folder as it is, so the folder is staged fresh each time.
 //
+// The bundle's SHA-256 goes into server.json, which the MCP Registry requires of an .mcpb.
+//
 //   npm run bundle            (builds first)
 //   npx tsx scripts/mcpb.ts [--out parts-mcp.mcpb]
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -162,8 +165,20 @@ export function mcpb(...args: string[]): string {
   return execFileSync(process.execPath, [MCPB_CLI, ...args], { encoding: "utf8", stdio: "pipe" });
 }
 
+/** Writes the bundle's SHA-256 into server.json's mcpb package: the MCP Registry requires it. */
+function recordDigest(file: string): string {
+  const digest = createHash("sha256").update(readFileSync(file)).digest("hex");
+  const path = join(root, "server.json");
+  const server = JSON.parse(readFileSync(path, "utf8")) as {
+    packages: { registryType: string; fileSha256?: string }[];
+  };
+  for (const entry of server.packages) if (entry.registryType === "mcpb") entry.fileSha256 = digest;
+  writeFileSync(path, `${JSON.stringify(server, null, 2)}\n`);
+  return digest;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { out: { type: "string", default: "parts-mcp.mcpb" } } });
   const out = await buildBundle(resolve(root, values.out));
-  console.log(`${out}: built`);
+  console.log(`${out}: built; sha256 ${recordDigest(out)} written to server.json`);
 }
