@@ -1,10 +1,11 @@
-// The V8 flags this process sets, each only while it is needed. Node compiles its own modules
-// (streams, net, http, ...) from V8's code cache built into Node, which V8 takes only while every
-// flag is at its default; under any other flag each built-in module is compiled from source, two
-// to three times slower (side by side: the first answer about 3 ms later, the first get_part 6 ms;
-// README › Performance). So a flag is set for its moment and put back, and when the launcher
-// writes the bundle's code cache (src/launch.ts) the flags are those the next start compiles
-// under, or V8 refuses that cache.
+// The V8 flags this process sets itself, so that no client configuration has to carry one; each
+// only from the moment it is needed. Node compiles its own modules (streams, net, http, ...) from
+// V8's code cache built into Node, which V8 takes only while every flag is at its default; under
+// any other flag each built-in module is compiled from source, two to three times slower (side by
+// side: the first answer about 3 ms later, the first get_part 6 ms; docs/performance.md). So a flag
+// is set as late as it can be and put back where it can be, and when the launcher writes the
+// bundle's code cache (src/launch.ts) the flags are those the next start compiles under, or V8
+// refuses that cache.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
