@@ -16,6 +16,13 @@ const npm = (args: string[], cwd: string) =>
     env: { ...process.env, npm_config_update_notifier: "false" },
   });
 
+/** npm's own settings (its cache) for an npx started with a client's bare environment. */
+function npmCacheEnv(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => /^npm_config_cache$/i.test(name)) as [string, string][],
+  );
+}
+
 let tarball: string;
 let installed: string;
 
@@ -73,15 +80,25 @@ describe("the npm package", () => {
     }
   });
 
-  it("runs with npx --package=<tarball> parts-mcp from any folder, offline", () => {
-    const printed = execFileSync(
+  it("runs as npx --package=<tarball> parts-mcp from any folder, offline, and serves stdio", async () => {
+    const cwd = elsewhere();
+    const version = execFileSync(
       "npx",
       ["--yes", "--offline", `--package=${tarball}`, "parts-mcp", "--version"],
       {
-        cwd: elsewhere(),
+        cwd,
         encoding: "utf8",
       },
     );
-    expect(printed.trim()).toBe(`parts-mcp ${packageJson.version}`);
+    expect(version.trim()).toBe(`parts-mcp ${packageJson.version}`);
+    const npx = ["--yes", "--offline", `--package=${tarball}`, "parts-mcp"];
+    const server = await startAsClient("npx", npx, { ...clientEnv(), ...npmCacheEnv() }, cwd);
+    try {
+      expect((await server.client.listTools()).tools.length).toBeGreaterThan(10);
+      // About a second on a quiet machine (npx's own start included); generous for a busy one.
+      expect(server.openedInMs).toBeLessThan(5_000);
+    } finally {
+      await server.close();
+    }
   });
 });
