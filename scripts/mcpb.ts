@@ -165,15 +165,17 @@ export function mcpb(...args: string[]): string {
   return execFileSync(process.execPath, [MCPB_CLI, ...args], { encoding: "utf8", stdio: "pipe" });
 }
 
-/** Writes the bundle's SHA-256 into server.json's mcpb package: the MCP Registry requires it. */
+/**
+ * Writes the bundle's SHA-256 into server.json's mcpb package (the MCP Registry requires it), in
+ * place, so the file keeps its formatting.
+ */
 function recordDigest(file: string): string {
   const digest = createHash("sha256").update(readFileSync(file)).digest("hex");
   const path = join(root, "server.json");
-  const server = JSON.parse(readFileSync(path, "utf8")) as {
-    packages: { registryType: string; fileSha256?: string }[];
-  };
-  for (const entry of server.packages) if (entry.registryType === "mcpb") entry.fileSha256 = digest;
-  writeFileSync(path, `${JSON.stringify(server, null, 2)}\n`);
+  const text = readFileSync(path, "utf8");
+  const pattern = /("registryType": "mcpb",[^}]*?"fileSha256": ")[a-f0-9]{64}(")/;
+  if (!pattern.test(text)) throw new Error("server.json has no mcpb package with a fileSha256 to update");
+  writeFileSync(path, text.replace(pattern, `$1${digest}$2`));
   return digest;
 }
 
