@@ -16,14 +16,17 @@
 //     offers HTTP/2.
 //   - zod's `locales` namespace keeps English only (the other 47 languages are a third of zod).
 //   Each tweak falls back to the plain import, with a warning, when it does not fit the sources.
-// - No V8 flags on the launcher's command line but mcp.json's heap size: the flags the server
-//   needs are set only for their moment (src/v8-flags.ts), since under any flag that is not at its
-//   default Node compiles its own modules from source instead of from its built-in code cache.
+// - No V8 flags on the launcher's command line: the server sets the flags it needs itself
+//   (src/v8-flags.ts), each only for its moment where it can, since under any flag that is not at
+//   its default Node compiles its own modules from source instead of from its built-in code cache.
+// - mcp.json, this checkout's entry for an MCP client, is `parts-mcp config claude-desktop` of the
+//   new launcher: absolute paths, so a client starts it from any folder.
 // - No test-only code: the embedded API's fault injection, request statistics and state
 //   accessors (src/embedded/testing/) are for tests and benchmarks; the build fails when the
 //   bundle's inputs include any of them.
 //
 //   node scripts/build.mjs [--outdir dist] [--sourcemap] [--no-code-cache] [--metafile path]
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -31,7 +34,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
-import { mcpJsonCommand, warmUp } from "./code-cache.mjs";
+import { warmUp } from "./code-cache.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const requireHere = createRequire(join(root, "package.json"));
@@ -240,6 +243,7 @@ export async function bundle({ outdir = "dist", sourcemap = false, codeCache = t
   }
   removeCodeCaches(dir);
   const launcherPath = await writeLauncher(dir, FILES.bundle);
+  if (dir === resolve(root, "dist")) writeMcpJson(launcherPath);
   if (codeCache) {
     // Only a speed-up: a warm-up that fails leaves a working build without a cache, and says why.
     try {
@@ -272,14 +276,28 @@ export async function writeLauncher(dir, bundleFile) {
       PARTS_MCP_BUILD: JSON.stringify({
         bundle: bundleFile,
         hash,
-        // What the cache is made for, for the ready line of a start that cannot use it.
-        madeFor: { node: process.version, nodeFlags: mcpJsonCommand(FILES.launcher).nodeFlags },
+        // What the cache is made for, for the ready line of a start that cannot use it: mcp.json
+        // starts the server with no Node flags (the server sets its own: src/v8-flags.ts).
+        madeFor: { node: process.version, nodeFlags: [] },
       }),
     },
     banner: { js: "#!/usr/bin/env node" },
   });
   chmodSync(launcherPath, 0o755);
   return launcherPath;
+}
+
+/**
+ * mcp.json, the entry of this checkout for an MCP client: `parts-mcp config claude-desktop` of the
+ * launcher just built, so its paths are absolute and it starts from any folder (git ignores it).
+ */
+function writeMcpJson(launcherPath) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("PARTS_")));
+  const entry = execFileSync(process.execPath, [launcherPath, "config", "claude-desktop"], {
+    env: { ...env, PARTS_API_ENV: "local" },
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  writeFileSync(join(root, "mcp.json"), entry);
 }
 
 /** Every code cache in `dir`: one made for an earlier bundle is never read again. */

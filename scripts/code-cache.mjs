@@ -18,7 +18,7 @@ const TIME_LIMIT_MS = 30_000;
  * environment over this one's, without NODE_OPTIONS or settings of ours (flags from there would
  * make a cache that mcp.json's starts refuse).
  */
-export function mcpJsonCommand(launcher) {
+function mcpJsonCommand(launcher) {
   const entry = JSON.parse(readFileSync(join(root, "mcp.json"), "utf8")).mcpServers["parts-mcp"];
   const nodeFlags = entry.args.filter((arg) => arg.startsWith("--"));
   const inherited = Object.entries(process.env).filter(

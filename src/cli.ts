@@ -1,5 +1,6 @@
 // The `parts-mcp` command: the MCP server on stdio by default, over Streamable HTTP with --http;
-// `parts-mcp api` runs the embedded Parts API on its own. Flags mirror environment variables
+// `parts-mcp api` runs the embedded Parts API on its own; `parts-mcp config <client>` prints the
+// entry for an MCP client's configuration. Flags mirror environment variables
 // (config/commands.ts): every setting is read and checked before anything starts.
 import {
   type CommandLine,
@@ -13,6 +14,7 @@ import {
   loadSearchConfig,
   loadSelectionConfig,
   loadTransport,
+  processOutput,
   runCommand,
   SERVER_COMMAND,
 } from "./config";
@@ -29,9 +31,18 @@ async function main(argv: string[]): Promise<void> {
   const code =
     argv[0] === "api"
       ? await (await import("./embedded/standalone")).runStandaloneApi(argv.slice(1))
-      : await runCommand(SERVER_COMMAND, argv, runServer);
+      : argv[0] === "config"
+        ? await runConfig(argv.slice(1))
+        : await runCommand(SERVER_COMMAND, argv, runServer);
   // A refusal exits at once: something may already be open (the embedded API, a listening socket).
   if (code !== undefined && code !== 0) process.exit(code);
+}
+
+async function runConfig(argv: string[]): Promise<number | undefined> {
+  const { CONFIG_COMMAND, writeClientConfig } = await import("./config/clients");
+  const client = argv[0]?.startsWith("-") ? undefined : argv[0];
+  const flags = client === undefined ? argv : argv.slice(1);
+  return runCommand(CONFIG_COMMAND, flags, async (line) => writeClientConfig(client, line, processOutput));
 }
 
 async function runServer({ values, given }: CommandLine): Promise<undefined> {
@@ -52,7 +63,8 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
     const http = loadHttpConfig(env);
     const api = loadApiConfig(env, { requireToken: !http.access.perUser });
     const { runHttpServer } = await import("./http");
-    await runHttpServer({ api, cache, search, limits, catalogue, http });
+    const checkUpstream = !http.access.perUser;
+    await runHttpServer({ api, cache, search, limits, catalogue, http, checkUpstream });
   } else {
     const httpOnly = given.filter((flag) => flag.httpOnly).map((flag) => flag.flag);
     if (httpOnly.length > 0) {
@@ -61,7 +73,7 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
     const api = loadApiConfig(env);
     if (process.stdin.isTTY) process.stderr.write(`${TERMINAL_HINT}\n`);
     const { runStdioServer } = await import("./stdio");
-    await runStdioServer({ api, cache, search, limits, catalogue });
+    await runStdioServer({ api, cache, search, limits, catalogue, checkUpstream: true });
   }
   return undefined;
 }

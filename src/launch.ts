@@ -4,13 +4,20 @@
 // (about a third of the time to the first answer; scripts/build.mjs, `npm run bench`). V8 checks
 // that a cache fits its own version and flags and compiles from source when it does not (another
 // Node, other V8 flags): the cache only ever saves time. Its file name carries the bundle's hash,
-// so a bundle rebuilt alone never meets a cache made for another.
+// so a bundle rebuilt alone never meets a cache made for another. Both are found beside this file,
+// never through the working directory: a client starts the server from a folder of its own.
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { CODE_CACHE_STATE, type CodeCacheFinding } from "./code-cache";
-import { checkCodeCache, resetHeapSizeFlags, undoWasmLiftoffOnly } from "./v8-flags";
+import {
+  checkCodeCache,
+  keepYoungGenerationSmall,
+  resetHeapSizeFlags,
+  undoKeepYoungGenerationSmall,
+  undoWasmLiftoffOnly,
+} from "./v8-flags";
 
 /** Set by scripts/build.mjs: the bundle's name and hash, the cache's Node. */
 declare const PARTS_MCP_BUILD: {
@@ -46,6 +53,9 @@ try {
 const source = `(function (exports, require, module, __filename, __dirname) {\n${bundle}\n})`;
 const script = new Script(source, { filename: bundlePath, lineOffset: -1, cachedData });
 checkCodeCache(false);
+// Set once the cache is read (so it is read under the flags it was written with), before the
+// bundle's start-up allocates: from here on the young generation keeps its first size.
+keepYoungGenerationSmall();
 
 const finding: CodeCacheFinding = {
   state: !cachedData ? "absent" : script.cachedDataRejected ? "rejected" : "used",
@@ -59,6 +69,7 @@ if (process.env.PARTS_MCP_WRITE_CODE_CACHE === "1") {
   process.once("exit", () => {
     try {
       undoWasmLiftoffOnly();
+      undoKeepYoungGenerationSmall();
       checkCodeCache(true);
       writeFileSync(cachePath, script.createCachedData());
     } catch (error) {

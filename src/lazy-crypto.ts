@@ -1,6 +1,6 @@
 // node:crypto's hashing and constant-time comparison, loading the module on first use: nothing
 // before the server's first answer needs it, and loading it takes a few ms of every cold start
-// (README › Performance).
+// (docs/performance.md).
 import type * as Crypto from "node:crypto";
 
 let crypto: typeof Crypto | undefined;

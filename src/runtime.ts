@@ -6,6 +6,7 @@ import type { ApiConfig, CacheConfig, LimitsConfig, SearchConfig } from "./confi
 import { captureConsole, createLogger, type Logger } from "./log";
 import type { ServerOptions } from "./server";
 import { openUpstream, type Upstream } from "./upstream";
+import { checkUpstreamSoon } from "./upstream-check";
 
 /** Everything both transports are started with, read and checked before anything starts (cli.ts). */
 export interface ServingConfig {
@@ -14,6 +15,11 @@ export interface ServingConfig {
   search: SearchConfig;
   limits: LimitsConfig;
   catalogue: Catalogue;
+  /**
+   * Check a remote API's URL and token once, a moment after the start (./upstream-check.ts).
+   * Off when there is no token of the server's own to check (per-user HTTP access).
+   */
+  checkUpstream?: boolean;
 }
 
 export interface Runtime {
@@ -24,7 +30,7 @@ export interface Runtime {
 }
 
 export async function openRuntime(
-  { api: config, cache, search, catalogue }: Omit<ServingConfig, "limits">,
+  { api: config, cache, search, catalogue, checkUpstream }: Omit<ServingConfig, "limits">,
   secrets: readonly string[] = [],
 ): Promise<Runtime> {
   const logger = createLogger({
@@ -37,6 +43,7 @@ export async function openRuntime(
     maxBytes: search.indexBudgetBytes,
   });
   logger.addSecret(upstream.token);
+  if (checkUpstream && config.environment !== "local") void checkUpstreamSoon(upstream.api, config, logger);
   const { api, reference, search: partSearch, seen, connection } = upstream;
   return {
     logger,

@@ -128,6 +128,31 @@ describe("remote environments", () => {
       PARTS_API_TOKEN: TOKEN,
     });
     expect(config).toMatchObject({ environment, baseUrl: "https://x.example.com", token: TOKEN });
+    // What advice names: the variable the person set, not PARTS_API_BASE_URL.
+    expect(config.baseUrlVariable).toBe(variable);
+  });
+
+  it("names PARTS_API_BASE_URL as the URL's variable when it overrides the environment's own", () => {
+    const config = loadApiConfig({
+      PARTS_API_ENV: "sandbox",
+      PARTS_API_SANDBOX_URL: "https://s.example.com",
+      PARTS_API_BASE_URL: "https://b.example.com",
+      PARTS_API_TOKEN: TOKEN,
+    });
+    expect(config).toMatchObject({ baseUrl: "https://b.example.com", baseUrlVariable: "PARTS_API_BASE_URL" });
+  });
+
+  it("a wrong environment URL is refused naming that variable, never PARTS_API_BASE_URL", () => {
+    for (const url of ["ftp://x.example.com", "http://x.example.com", "https://x.example.com/v1"]) {
+      const error = configError({
+        PARTS_API_ENV: "sandbox",
+        PARTS_API_SANDBOX_URL: url,
+        PARTS_API_TOKEN: TOKEN,
+      });
+      expect(error.variable).toBe("PARTS_API_SANDBOX_URL");
+      expect(error.message).toContain("PARTS_API_SANDBOX_URL");
+      expect(error.message).not.toContain("PARTS_API_BASE_URL");
+    }
   });
 
   it("without a URL: refused, naming the variable", () => {

@@ -2,6 +2,7 @@
 // code cache of its own modules only while every flag is at its default, and V8 stamps a code cache
 // with the flags in force when it is made, refusing it under others. A code cache made before and
 // after each step must be byte for byte the same.
+import { execFileSync } from "node:child_process";
 import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
 import { describe, expect, it } from "vitest";
@@ -9,10 +10,13 @@ import {
   checkCodeCache,
   compactingCollection,
   exposedGc,
+  keepYoungGenerationSmall,
   resetHeapSizeFlags,
+  undoKeepYoungGenerationSmall,
   undoWasmLiftoffOnly,
   wasmLiftoffOnly,
 } from "../src/v8-flags";
+import { repoRoot } from "./support/mcp-server";
 
 const cacheOf = () => new Script("(function v8FlagsProbe() { return 1; })").createCachedData();
 
@@ -35,6 +39,26 @@ describe("the V8 flags the server sets", () => {
     setFlagsFromString("--max-semi-space-size=1"); // as mcp.json's command line sets it
     expect(cacheOf().equals(before)).toBe(false);
     resetHeapSizeFlags();
+    expect(cacheOf().equals(before)).toBe(true);
+  });
+
+  it("keep the young generation at its first size once set, with no flag on Node's command line", () => {
+    // A fresh Node churning short-lived objects: V8 grows its young generation to 32 MiB unless told.
+    const youngGenerationMiB = (keepSmall: boolean) => {
+      const script = `
+        ${keepSmall ? 'require("tsx/cjs"); require("./src/v8-flags.ts").keepYoungGenerationSmall();' : ""}
+        let kept = [];
+        for (let i = 0; i < 2e6; i++) { kept.push({ i, s: "x" + i }); if (kept.length > 20000) kept = []; }
+        const space = require("node:v8").getHeapSpaceStatistics().find((s) => s.space_name === "new_space");
+        process.stdout.write(String(space.space_size / 1048576));`;
+      return Number(execFileSync(process.execPath, ["-e", script], { cwd: repoRoot, encoding: "utf8" }));
+    };
+    expect(youngGenerationMiB(false)).toBeGreaterThan(8);
+    expect(youngGenerationMiB(true)).toBeLessThanOrEqual(2);
+    const before = cacheOf();
+    keepYoungGenerationSmall();
+    expect(cacheOf().equals(before)).toBe(false);
+    undoKeepYoungGenerationSmall();
     expect(cacheOf().equals(before)).toBe(true);
   });
 

@@ -25,6 +25,11 @@ export interface ApiConfig {
    * so `baseUrl === undefined` is what "the upstream is the embedded API" means.
    */
   baseUrl?: string;
+  /**
+   * The variable `baseUrl` was read from, the one to name in advice: PARTS_API_BASE_URL when set,
+   * else the environment's own (PARTS_API_SANDBOX_URL for sandbox). Undefined with no base URL.
+   */
+  baseUrlVariable?: string;
   /** Undefined only for local without PARTS_API_TOKEN: the embedded API's demo token is used. */
   token?: string;
   /** Deadline of one tool call's upstream work, retries and waits included. */
@@ -136,9 +141,11 @@ export function loadApiConfig(env: Env = processEnv(), options: ApiConfigOptions
       ENV.environment,
     );
   }
+  const baseUrl = readBaseUrl(env, environment, token, options);
   return {
     environment,
-    baseUrl: readBaseUrl(env, environment, token, options),
+    baseUrl,
+    ...(baseUrl !== undefined && { baseUrlVariable: baseUrlVariable(env, environment) }),
     token,
     timeoutMs: readIntegerSetting(env, NUMBERS.timeoutMs),
     attemptTimeoutMs: readIntegerSetting(env, NUMBERS.attemptTimeoutMs),
@@ -160,8 +167,7 @@ function readBaseUrl(
     return readUrl(env, ENV.baseUrl, token === undefined ? {} : { httpsOnly: `sending ${ENV.token}` });
   }
   const { variable, label } = ENVIRONMENT_URL_VARIABLES[environment];
-  const source = readEnv(env, ENV.baseUrl) !== undefined ? ENV.baseUrl : variable;
-  const baseUrl = readUrl(env, source, { httpsOnly: `the ${label} environment` });
+  const baseUrl = readUrl(env, baseUrlVariable(env, environment), { httpsOnly: `the ${label} environment` });
   if (baseUrl === undefined) {
     throw new ConfigError(
       (n) =>
@@ -177,6 +183,12 @@ function readBaseUrl(
     );
   }
   return baseUrl;
+}
+
+/** The variable the base URL of `environment` comes from: PARTS_API_BASE_URL wins when set. */
+function baseUrlVariable(env: Env, environment: EnvironmentName): string {
+  if (environment === "local" || readEnv(env, ENV.baseUrl) !== undefined) return ENV.baseUrl;
+  return ENVIRONMENT_URL_VARIABLES[environment].variable;
 }
 
 function readToken(env: Env): string | undefined {

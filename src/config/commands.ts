@@ -9,7 +9,7 @@ import { HTTP_ENV, HTTP_SETTINGS } from "./http";
 import { LIMITS_SETTINGS } from "./limits";
 import { APPS_ENV, SELECTION_ENV, SERVING_SETTINGS, TRANSPORT_ENV } from "./serving";
 
-const SERVER_FLAGS: readonly FlagDeclaration[] = [
+export const SERVER_FLAGS: readonly FlagDeclaration[] = [
   {
     flag: "--http",
     variable: TRANSPORT_ENV,
@@ -97,6 +97,7 @@ export const SERVER_COMMAND: Command = {
   synopsis: [
     "parts-mcp [--http [--port N] [--host H]] [--read-only] [--tools LIST] [options]",
     ...API_COMMAND.synopsis,
+    "parts-mcp config <claude-desktop|claude-code|vscode|cursor|http> [--url URL] [--npx] [flags]",
   ],
   flags: SERVER_FLAGS,
   settings: [API_SETTINGS, CACHE_SETTINGS, SERVING_SETTINGS, HTTP_SETTINGS, LIMITS_SETTINGS],

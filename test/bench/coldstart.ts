@@ -4,7 +4,8 @@
 // counts: the opening request is written at once and waits in the pipe until the server reads it,
 // as with a real client. Spawns alternate between the servers, era by era, so that all see the
 // same machine. Beside the two, the start-up floor (floor.ts): the minimal server built and started
-// as parts-mcp is, which shows what of a start is the SDK's and what is parts-mcp's.
+// as parts-mcp is, which shows what of a start is the SDK's and what is parts-mcp's; the target is
+// parts-mcp's first answer within 1.5 times the floor's.
 import type { EmbeddedApi } from "../../src/embedded";
 import { buildFloor } from "./floor";
 import {
@@ -122,14 +123,18 @@ export async function benchColdStart(report: Report, api: EmbeddedApi, partId: s
     value: `${ms(own.firstAnswer.median)} (first get_part ${ms(own.firstTool.median)}); ${times(own.firstAnswer.median, minimal2025.firstAnswer.median)} the minimal server's first answer`,
     how: `${SPAWNS} spawns with no API configured: the embedded sample API starts in the server process (2025 era)`,
   });
+  // The target is against the floor, what the SDK alone costs a server started the same way: the
+  // time parts-mcp adds to it is what parts-mcp can change (docs/performance.md).
   for (const r of results) {
     checkRatio(
       report,
-      `cold start to the first answer (${r.era})`,
+      `cold start to the first answer, against the start-up floor (${r.era})`,
       r.ours.firstAnswer.median,
-      r.minimal.firstAnswer.median,
-      0.5,
+      r.floor.firstAnswer.median,
+      1.5,
       ms,
+      false,
+      "the floor",
     );
   }
   report.data.coldStart = {

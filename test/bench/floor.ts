@@ -24,7 +24,7 @@ export async function buildFloor(api: EmbeddedApi, partId: string): Promise<Serv
     outfile: join(DIR, BUNDLE),
   });
   const launcher: string = await writeLauncher(DIR, BUNDLE);
-  // mcp.json's Node flags: the launcher's code cache is made for them, as parts-mcp's is.
+  // mcp.json's command (no Node flags): the launcher's code cache is made for it, as parts-mcp's is.
   const { command, args, env } = serverCommand();
   const spec: ServerSpec = {
     label: "minimal server, bundled with a code cache",

@@ -26,7 +26,7 @@ const GROWTH_CALLS = 20_000;
 const IN_FLIGHT = 4;
 const SETTLE_MS = 1_000;
 /** Idle: long enough after the last call for parts-mcp's idle-time collection (src/idle-gc.ts, 2 s). */
-export const IDLE_AFTER_MS = 5_000;
+const IDLE_AFTER_MS = 5_000;
 const IDLE_ROUNDS = 3;
 const CHECKPOINTS = 4;
 /** Longest wait, after the load, for V8's memory reducer (it runs some 8 to 30 s after the last GC). */
@@ -50,7 +50,7 @@ async function partIds(api: EmbeddedApi, count: number): Promise<string[]> {
 }
 
 /** Started, opened in `era`, one get_part answered: a server as a client leaves it between calls. */
-export async function oneCallIn(spec: ServerSpec, era: Era, partId: string): Promise<RpcSession> {
+async function oneCallIn(spec: ServerSpec, era: Era, partId: string): Promise<RpcSession> {
   const session = await RpcSession.start(spec, era);
   const result = await session.call("get_part", { id: partId });
   if (result.isError) throw new Error(`${spec.label}: get_part failed: ${JSON.stringify(result.content)}`);

@@ -7,8 +7,7 @@
 // with PASS/MISS and the margin; writes the same as JSON to .bench/.
 //
 //   tsx test/bench/run.ts [section...]
-//   sections: tokens cold overhead describe list memory http bundle search flood views, and
-//   snapshot (a study with no target, run only when named: test/bench/snapshot.ts)
+//   sections: tokens cold overhead describe list memory http bundle search flood views
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
@@ -35,7 +34,6 @@ import { benchOverhead } from "./overhead";
 import { benchDescribe, benchListParts } from "./reads";
 import { RpcSession } from "./rpc";
 import { benchSearch } from "./search";
-import { benchSnapshot } from "./snapshot";
 import { reportTokens, tokens } from "./tokens";
 import { benchViews } from "./views";
 
@@ -51,7 +49,6 @@ const SECTIONS = [
   "search",
   "flood",
   "views",
-  "snapshot",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 /** The whole run stops by itself past this, whatever hangs (it takes about 2.5 min on 2 cores). */
@@ -63,9 +60,7 @@ if (unknown.length > 0) {
   console.error(`unknown section(s) ${unknown.join(", ")}; sections: ${SECTIONS.join(" ")}`);
   process.exit(2);
 }
-const sections = new Set<Section>(
-  asked.length > 0 ? (asked as Section[]) : SECTIONS.filter((section) => section !== "snapshot"),
-);
+const sections = new Set<Section>(asked.length > 0 ? (asked as Section[]) : SECTIONS);
 
 const watchdog = setTimeout(() => {
   console.error(`bench: still running after ${RUN_LIMIT_MS / 60_000} min; stopping`);
@@ -149,7 +144,6 @@ try {
   await step("search", () => benchSearch(report, api));
   await step("flood", () => benchFlood(report, api));
   await step("views", () => benchViews(report, api));
-  await step("snapshot", () => benchSnapshot(report, api, sampleId));
 } finally {
   await api.close();
 }
