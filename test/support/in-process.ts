@@ -42,12 +42,16 @@ export interface InProcessOptions {
   maxRetries?: number;
   /** Pages of list_parts one search call may read (PARTS_MCP_SEARCH_PAGES_PER_CALL). */
   searchPagesPerCall?: number;
+  /** Memory for the search indexes of all tokens (PARTS_MCP_SEARCH_INDEX_MB, in bytes). */
+  searchIndexBytes?: number;
 }
 
 export interface InProcessServer {
   client: Client;
   api: TestApi;
   era: Era;
+  /** The server's search, to read what its indexes hold. */
+  search: PartSearch;
   /** Every log line the server wrote. */
   logs(): string;
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
@@ -91,6 +95,7 @@ export async function connectInProcess(options: InProcessOptions = {}): Promise<
     ttlMs: cacheTtlMs,
     seen,
     ...(options.searchPagesPerCall && { pagesPerCall: options.searchPagesPerCall }),
+    ...(options.searchIndexBytes && { maxBytes: options.searchIndexBytes }),
   });
   const catalogue = buildCatalogue(options.tools ?? allTools, { views: options.views ?? true });
   const factory = () =>
@@ -131,6 +136,7 @@ export async function connectInProcess(options: InProcessOptions = {}): Promise<
     client: mcp,
     api,
     era,
+    search,
     logs: () => logs,
     call: (name, args = {}) => mcp.callTool({ name, arguments: args }) as Promise<CallToolResult>,
     close: async () => {
