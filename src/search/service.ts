@@ -11,7 +11,7 @@ import { SeenRecords } from "../seen";
 import { decodeCursor, encodeCursor, searchDigest } from "./cursor";
 import { SearchRefusal } from "./errors";
 import { type Candidate, didYouMean, rankRecords, type Searchable, withLabel } from "./match";
-import { type Progress, readPages } from "./page-reader";
+import { type Progress, readPages, stopNotice } from "./page-reader";
 import {
   type CompiledQuery,
   FILTER_KINDS,
@@ -195,9 +195,10 @@ export class PartSearch {
     }
 
     const items = found.slice(0, limit).map((position) => index.summary(position));
-    const complete = found.length <= limit && atEnd();
+    const stopped = found.length <= limit ? index.stopsBy(evaluatedTo) : undefined;
+    const complete = found.length <= limit && atEnd() && stopped === undefined;
     const next = found.length > limit ? (found[limit] as number) : evaluatedTo;
-    if (!complete && next === start && items.length === 0) {
+    if (!complete && stopped === undefined && next === start && items.length === 0) {
       throw new SearchRefusal("The Parts API could not be read in time: try again shortly.");
     }
     // Said once, with the first page: a continuation's caller has read it.
@@ -205,10 +206,12 @@ export class PartSearch {
       args.text !== undefined && args.cursor === undefined && query.readings.length > 0
         ? await this.#textHint(args.text, items.length === 0 && complete, call)
         : undefined;
-    const result = complete
-      ? { items, scanned: index.total ?? evaluatedTo, complete }
-      : { items, scanned: next, complete, nextCursor: encodeCursor(next, digest) };
-    return hint ? { ...result, hint } : result;
+    const result =
+      complete || stopped
+        ? { items, scanned: complete ? (index.total ?? evaluatedTo) : evaluatedTo, complete }
+        : { items, scanned: next, complete, nextCursor: encodeCursor(next, digest) };
+    const notes = [stopped && stopNotice(stopped, evaluatedTo), hint].filter(Boolean).join(" ");
+    return notes ? { ...result, hint: notes } : result;
   }
 
   /**
@@ -412,16 +415,17 @@ export class PartSearch {
     enough: (coveredTo: number) => boolean,
     pagesPerCall = this.#options.pagesPerCall,
   ): Promise<void> {
-    await readPages(this.#api, call, {
-      index: held.index,
-      view,
-      from,
-      pagesPerCall,
-      concurrency: this.#options.concurrency,
-      onGrowth: () => this.#indexes.keep(tokenHash, view, held),
-      progress,
-      enough,
-    });
+    await this.#indexes.reading(tokenHash, view, held, () =>
+      readPages(this.#api, call, {
+        index: held.index,
+        view,
+        from,
+        pagesPerCall,
+        concurrency: this.#options.concurrency,
+        progress,
+        enough,
+      }),
+    );
   }
 
   #tokenHash(call: CallOptions): string {
