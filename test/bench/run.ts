@@ -7,7 +7,7 @@
 // with PASS/MISS and the margin; writes the same as JSON to .bench/.
 //
 //   tsx test/bench/run.ts [section...]
-//   sections: tokens cold overhead describe list memory http bundle search flood views, and
+//   sections: tokens cold overhead describe list memory http bundle search flood views cpu, and
 //   snapshot (a study with no target, run only when named: test/bench/snapshot.ts)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { startTestApi } from "../../src/embedded/testing";
 import { benchBundle } from "./bundle";
 import { benchColdStart } from "./coldstart";
+import { benchCpu } from "./cpu";
 import { benchFlood } from "./flood";
 import { benchHttp } from "./http";
 import {
@@ -51,6 +52,7 @@ const SECTIONS = [
   "search",
   "flood",
   "views",
+  "cpu",
   "snapshot",
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -149,6 +151,7 @@ try {
   await step("search", () => benchSearch(report, api));
   await step("flood", () => benchFlood(report, api));
   await step("views", () => benchViews(report, api));
+  await step("cpu", () => benchCpu(report, api, sampleId));
   await step("snapshot", () => benchSnapshot(report, api, sampleId));
 } finally {
   await api.close();
