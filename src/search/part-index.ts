@@ -145,6 +145,13 @@ export class PartIndex {
   readonly #ids = new Set<string>();
   /** Pages being read, so that concurrent readers of this index wait for one request. */
   readonly #reading = new Map<number, Promise<void>>();
+  /**
+   * Reference records resolved for the codes on these parts (`kind:code`; null: the API does not
+   * know it), kept as long as the index: a repeat search_reference costs no request, however many
+   * codes there are beyond what the reference cache holds.
+   */
+  readonly #records = new Map<string, object | null>();
+  #recordBytes = 0;
   readonly #budget: Budget;
   #pageBytes = 0;
   /** The last page of the listing, once a page said hasMore false. */
@@ -170,7 +177,24 @@ export class PartIndex {
   get bytes(): number {
     let codes = 0;
     for (const kind of Object.values(this.#codes)) codes += kind.bytes;
-    return EMPTY_INDEX_BYTES + this.#pageBytes + this.#words.bytes + codes + this.#ids.size * MAP_ENTRY;
+    const ids = this.#ids.size * MAP_ENTRY;
+    return EMPTY_INDEX_BYTES + this.#pageBytes + this.#words.bytes + codes + ids + this.#recordBytes;
+  }
+
+  /** The record resolved for a code of this index's parts; null when the API does not know it, undefined when not resolved yet. */
+  recordOf(kind: FilterKind, code: string): object | null | undefined {
+    return this.#records.get(`${kind}:${code}`);
+  }
+
+  /** Keeps the record resolved for a code (null: unknown to the API), counted in the budget. */
+  keepRecord(kind: FilterKind, code: string, record: object | null): void {
+    const key = `${kind}:${code}`;
+    if (this.#records.has(key)) return;
+    const bytes =
+      stringBytes(key) + MAP_ENTRY + (record === null ? 0 : OBJECT + 2 * JSON.stringify(record).length);
+    this.#records.set(key, record);
+    this.#recordBytes += bytes;
+    this.#budget.settle(bytes);
   }
 
   /** Whether the index knows anything worth keeping: pages, or where the listing ends or stops. */

@@ -119,6 +119,36 @@ describe("listings that lie (sample catalogue)", () => {
     expect(listRequests()).toBe(after);
   });
 
+  it("search_reference with more codes than the reference cache holds: a repeat costs no request (R15)", async () => {
+    const materials = new Set(visible(api).flatMap((part) => part.materialId ?? []));
+    expect(materials.size).toBeGreaterThan(20);
+    const server = await open({ cacheMaxEntries: 8 });
+    const gets = () => api.stats.requests("getMaterial");
+    let before = gets();
+    const first = found(await server.call("search_reference", { kind: "material" }));
+    expect(first.items.length).toBe(materials.size);
+    expect(gets() - before).toBe(materials.size);
+    before = gets();
+    found(await server.call("search_reference", { kind: "material", text: "titanium" }));
+    found(await server.call("search_reference", { kind: "material" }));
+    expect(gets()).toBe(before);
+  });
+
+  it("concurrent identical lookups share one request though the reference cache is full (R15)", async () => {
+    const server = await open({ cacheMaxEntries: 8 });
+    found(await server.call("search_parts", { text: "no such word" })); // the codes, without lookups
+    for (const endpoint of ["getMaterial", "getProcess"] as const)
+      api.faults.add({ endpoint, action: { kind: "latency", ms: 30 } });
+    const lookups = () => api.stats.requests("getMaterial") + api.stats.requests("getProcess");
+    const before = lookups();
+    const kinds = ["material", "process", "material", "process"];
+    const results = await Promise.all(kinds.map((kind) => server.call("search_reference", { kind })));
+    for (const result of results) found(result);
+    const codes = (field: "materialId" | "processId") =>
+      new Set(visible(api).flatMap((part) => part[field] ?? [])).size;
+    expect(lookups() - before).toBe(codes("materialId") + codes("processId"));
+  });
+
   it("a cursor whose position bytes were rewritten is refused, at no request (R12)", async () => {
     const server = await open();
     const { nextCursor } = found(await server.call("search_parts", { text: "bracket", limit: 1 }));

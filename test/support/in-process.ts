@@ -38,6 +38,8 @@ export interface InProcessOptions {
   views?: boolean;
   /** 0 turns the reference cache off, so that upstream behaviour shows. */
   cacheTtlMs?: number;
+  /** Reference records the cache holds (PARTS_MCP_CACHE_MAX_ENTRIES); 1,000 by default here. */
+  cacheMaxEntries?: number;
   timeoutMs?: number;
   maxRetries?: number;
   /** Pages of list_parts one search call may read (PARTS_MCP_SEARCH_PAGES_PER_CALL). */
@@ -89,7 +91,10 @@ export async function connectInProcess(options: InProcessOptions = {}): Promise<
     logger,
   });
   const cacheTtlMs = options.cacheTtlMs ?? 60_000;
-  const reference = new ReferenceData(client, token, { ttlMs: cacheTtlMs, maxEntries: 1_000 });
+  const reference = new ReferenceData(client, token, {
+    ttlMs: cacheTtlMs,
+    maxEntries: options.cacheMaxEntries ?? 1_000,
+  });
   const seen = new SeenRecords(token);
   const search = new PartSearch(client, reference, token, {
     ttlMs: cacheTtlMs,
