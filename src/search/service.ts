@@ -20,6 +20,7 @@ import {
   type PartSummary,
 } from "./part-index";
 import { type Held, PartIndexes, VIEW_KEYS, type ViewKey } from "./part-indexes";
+import { resolveCodes } from "./records";
 import { readings, words } from "./text";
 
 type PartView = (typeof PART_VIEWS)[number];
@@ -122,8 +123,6 @@ const FILTER_ARGUMENT: Record<FilterKind, keyof PartSearchArgs> = {
   category: "categoryId",
 };
 
-/** Process and material records have no batch endpoint: this many lookups at once. */
-const LOOKUP_CONCURRENCY = 8;
 /** Part ids a did-you-mean compares an unknown id with, at most. */
 const MAX_PART_CANDIDATES = 20_000;
 
@@ -320,7 +319,10 @@ export class PartSearch {
     const total = all.index.total;
     const complete = total !== undefined && all.index.coveredFrom(0) >= total;
     const codes = this.#knownCodes(kind, call);
-    return { records: (await this.#resolve(kind, codes, call)) as ReferenceRecords[K][], complete };
+    const resolved = await this.#indexes.reading(tokenHash, "ALL", all, () =>
+      resolveCodes(this.#reference, all.index, kind as FilterKind, codes, call),
+    );
+    return { records: resolved.records as ReferenceRecords[K][], complete: complete && resolved.complete };
   }
 
   /** The codes of a kind this token has met: on the parts read so far, in any view, and shown. */
@@ -342,30 +344,6 @@ export class PartSearch {
       this.#knownCodes(kind, call).map((code) => this.#reference.cachedRecord(kind, code, call)),
     );
     return found.filter((record) => record !== undefined) as (Material | Process)[];
-  }
-
-  /** Full records for codes, through the reference cache; codes the API does not know are left out. */
-  async #resolve(kind: ReferenceKind, codes: string[], call: CallOptions): Promise<unknown[]> {
-    if (codes.length === 0) return [];
-    if (kind === "criticality" || kind === "category" || kind === "standard") {
-      return (await this.#reference.batch(kind, codes, call)).items;
-    }
-    const lookup = (code: string) =>
-      kind === "process" ? this.#reference.process(code, call) : this.#reference.material(code, call);
-    const records: unknown[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < codes.length) {
-        const code = codes[next++] as string;
-        try {
-          records.push(await lookup(code));
-        } catch (error) {
-          if ((error as { status?: number }).status !== 404) throw error;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(LOOKUP_CONCURRENCY, codes.length) }, worker));
-    return records;
   }
 
   /**
