@@ -37,6 +37,14 @@ export class PartIndexes {
   readonly #cache: LRUCache<string, Held> | undefined;
   /** Indexes being read, by key: a search that starts meanwhile reads into the same one. */
   readonly #reading = new Map<string, Held>();
+  /**
+   * Indexes made and not read into yet, so that searches starting together (while one still checks
+   * its filters) get the same one. Held weakly: one that no search reads into leaves nothing.
+   */
+  readonly #fresh = new Map<string, WeakRef<Held>>();
+  readonly #freshGone = new FinalizationRegistry<string>((key) => {
+    if (this.#fresh.get(key)?.deref() === undefined) this.#fresh.delete(key);
+  });
   /** Bytes of the indexes being read (registered or not). */
   #readingBytes = 0;
   readonly #tokenHashes = new Map<string, string>();
@@ -73,7 +81,12 @@ export class PartIndexes {
   /** The index of a token's view: the one being read, the one kept, or a new one (kept only once it has learnt something). */
   held(tokenHash: string, view: ViewKey): Held {
     const key = `${tokenHash}/${view}`;
-    return this.#reading.get(key) ?? this.#cache?.get(key) ?? this.#make();
+    const known = this.#reading.get(key) ?? this.#cache?.get(key) ?? this.#fresh.get(key)?.deref();
+    if (known !== undefined) return known;
+    const made = this.#make();
+    this.#fresh.set(key, new WeakRef(made));
+    this.#freshGone.register(made, key);
+    return made;
   }
 
   /** The index of a token's view if there is one, without making it more recently used. */
@@ -92,6 +105,7 @@ export class PartIndexes {
       if (this.#cache?.peek(key) === held) this.#cache.delete(key);
       held.counted = held.index.bytes;
       this.#readingBytes += held.counted;
+      if (this.#fresh.get(key)?.deref() === held) this.#fresh.delete(key);
       if (!this.#reading.has(key) && !this.#isForgotten(tokenHash, held)) this.#reading.set(key, held);
     }
     held.readers += 1;
@@ -113,6 +127,7 @@ export class PartIndexes {
     for (const view of VIEW_KEYS) {
       this.#cache?.delete(`${tokenHash}/${view}`);
       this.#reading.delete(`${tokenHash}/${view}`);
+      this.#fresh.delete(`${tokenHash}/${view}`);
     }
     if (this.#forgotten.size > MAX_TOKENS) this.#forgotten.clear();
     this.#forgotten.set(tokenHash, this.#made);

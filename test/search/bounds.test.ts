@@ -311,6 +311,17 @@ describe("the index budget while pages are read, and what failures leave (large 
     expect(listRequests() - before).toBeLessThanOrEqual(40 + 8);
   });
 
+  it("four concurrent cold search_parts with a filter read the pages once (R6)", async () => {
+    const server = await open({ searchPagesPerCall: 40 });
+    api.faults.add({ endpoint: "getMaterial", action: { kind: "latency", ms: 30 } });
+    const before = listRequests();
+    const results = await Promise.all(
+      [0, 1, 2, 3].map(() => server.call("search_parts", { materialId: "ti64", text: "no such word" })),
+    );
+    for (const result of results) found(result);
+    expect(listRequests() - before).toBeLessThanOrEqual(40 + 8);
+  });
+
   it("did-you-mean for many unknown codes in one preview_part shares one scan (R6)", async () => {
     const server = await open();
     const before = listRequests();
