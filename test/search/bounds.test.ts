@@ -282,6 +282,31 @@ describe("the index budget while pages are read, and what failures leave (large 
     expect(answer.scanned).toBeLessThan(200 * 50);
   });
 
+  it("indexes read at the same time share the budget: it holds for all of them together (R2)", async () => {
+    const budget = 1024 * 1024;
+    const server = await open({ searchIndexBytes: budget, searchPagesPerCall: 100 });
+    let most = 0;
+    const sampler = setInterval(() => {
+      most = Math.max(most, server.search.bytes);
+    }, 2);
+    try {
+      const results = await Promise.all(
+        [undefined, "IP_OWNER", "CONSUMER"].map((view) =>
+          server.call("search_parts", { text: "no such word", ...(view && { view }) }),
+        ),
+      );
+      for (const result of results) {
+        const answer = found(result);
+        if (!answer.complete && answer.nextCursor === undefined) expect(answer.hint).toMatch(/memory budget/);
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+    most = Math.max(most, server.search.bytes);
+    expect(most).toBeGreaterThan(budget / 2);
+    expect(most).toBeLessThanOrEqual(budget);
+  });
+
   it("a search with a token the API refuses leaves nothing behind (R3)", async () => {
     const server = await open({ token: "pat_not_a_real_token" });
     for (const text of ["bracket", "gyroid"]) {
