@@ -163,7 +163,7 @@ function isTransient(error: unknown): boolean {
 
 /** Why a search covered only the first `scanned` parts, for the model and the person it answers. */
 export function stopNotice(reason: StopReason, scanned: number): string {
-  const first = `Only the first ${scanned.toLocaleString("en-US")} parts of the listing were searched:`;
+  const first = `Parts past the first ${scanned.toLocaleString("en-US")} of the listing were not searched:`;
   switch (reason) {
     case "budget":
       return `${first} the search index reached its memory budget (the operator can raise PARTS_MCP_SEARCH_INDEX_MB). Say that the answer covers only these parts.`;

@@ -125,8 +125,8 @@ const MAX_WORDS = 8_000_000;
 /** Codes of each list a part's index keeps (an upstream could send any number). */
 const MAX_CODES_PER_LIST = 200;
 /**
- * What an index holds besides its pages, words and codes: its maps, arrays and code tables, as
- * the heap shows it (test/search/measure.ts), about 2.3 KB.
+ * What an index holds besides its pages, words and codes: its maps, arrays and code tables. On
+ * the heap (after a forced GC) 10,000 empty indexes took about 2.3 KB each.
  */
 const EMPTY_INDEX_BYTES = 2_400;
 
