@@ -27,7 +27,7 @@ export interface Held {
   counted: number;
 }
 
-/** Tokens remembered per map (digests, forget times) before it starts again. */
+/** Tokens whose forget time is remembered before the map starts again. */
 const MAX_TOKENS = 10_000;
 
 export class PartIndexes {
@@ -47,7 +47,8 @@ export class PartIndexes {
   });
   /** Bytes of the indexes being read (registered or not). */
   #readingBytes = 0;
-  readonly #tokenHashes = new Map<string, string>();
+  #lastToken: string | undefined;
+  #lastHash = "";
   #made = 0;
   /** The last index made when each token's were dropped: one made before then is never kept. */
   readonly #forgotten = new Map<string, number>();
@@ -133,15 +134,17 @@ export class PartIndexes {
     this.#forgotten.set(tokenHash, this.#made);
   }
 
-  /** The digest a token's indexes and cursors are keyed by. */
+  /**
+   * The digest a token's indexes and cursors are keyed by. Only the last token's is remembered
+   * (a call asks several times; stdio has one token): a request with a token the API refuses
+   * leaves no entry behind.
+   */
   tokenHash(token: string): string {
-    let hash = this.#tokenHashes.get(token);
-    if (hash === undefined) {
-      hash = createHash("sha256").update(token).digest("base64url");
-      if (this.#tokenHashes.size > MAX_TOKENS) this.#tokenHashes.clear();
-      this.#tokenHashes.set(token, hash);
+    if (token !== this.#lastToken) {
+      this.#lastHash = createHash("sha256").update(token).digest("base64url");
+      this.#lastToken = token;
     }
-    return hash;
+    return this.#lastHash;
   }
 
   #make(): Held {
