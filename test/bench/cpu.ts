@@ -22,6 +22,7 @@ const manyWords = (chars: number) =>
   Array.from({ length: chars / 4 }, (_, i) => `w${(i % 46_656).toString(36)}`)
     .join(" ")
     .slice(0, chars);
+const unknownCodes = (prefix: string) => Array.from({ length: 100 }, (_, i) => `${prefix}${i}`);
 const longWord = (chars: number) => "bracket".repeat(Math.ceil(chars / 7)).slice(0, chars);
 
 interface Probe {
@@ -78,6 +79,16 @@ const PROBES: readonly Probe[] = [
     kind: "did-you-mean",
     name: "get_standard, unknown code",
     run: tool("get_standard", { code: "ASTM F9999 titanium" }),
+  },
+  {
+    kind: "did-you-mean",
+    name: "preview_part, 100 unknown codes of each of 3 kinds",
+    run: tool("preview_part", {
+      title: "Draft",
+      standardIds: unknownCodes("ASTM X"),
+      criticalityIds: unknownCodes("crit-x"),
+      categoryIds: unknownCodes("cat-x"),
+    }),
   },
   {
     kind: "search",
