@@ -74,9 +74,9 @@ export async function readPages(api: PartsApiClient, call: CallOptions, reading:
       requested += 1;
       const startedAt = performance.now();
       const request = readPage(api, call, view, page)
-        .then(({ items, hasMore }) => {
+        .then(({ items, hasMore, tooLarge }) => {
           latencyMs = 0.8 * latencyMs + 0.2 * (performance.now() - startedAt);
-          index.addPage(page, items, hasMore);
+          index.addPage(page, items, hasMore, tooLarge);
         })
         .catch((error: unknown) => {
           failure ??= error;
@@ -101,17 +101,24 @@ export async function readPages(api: PartsApiClient, call: CallOptions, reading:
   if (failure !== undefined && (covered === from || !isTransient(failure))) throw failure;
 }
 
+interface ReadPage {
+  items: Part[];
+  hasMore: boolean;
+  /** Parts left out because each alone was too large to receive. */
+  tooLarge: number;
+}
+
 /** One page of PAGE_SIZE parts; read as smaller pages when it is too large to receive whole. */
 async function readPage(
   api: PartsApiClient,
   call: CallOptions,
   view: ViewKey,
   page: number,
-): Promise<{ items: Part[]; hasMore: boolean }> {
+): Promise<ReadPage> {
   const list = (page: number, pageSize: number) =>
     api.call("listParts", { query: { page, pageSize, ...(view !== "ALL" && { view }) } }, call);
   try {
-    return await list(page, PAGE_SIZE);
+    return { ...(await list(page, PAGE_SIZE)), tooLarge: 0 };
   } catch (error) {
     if (!isTooLarge(error)) throw error;
   }
@@ -122,18 +129,19 @@ type List = (page: number, pageSize: number) => Promise<{ items: Part[]; hasMore
 
 /**
  * The positions of one page of `pageSize` read as pages of SMALLER_PAGE_SIZES[level], and so on
- * down; a part too large to receive even alone is left out (the others are still searched).
+ * down; a part too large to receive even alone is left out, and counted.
  */
 async function readInSmallerPages(
   list: List,
   page: number,
   pageSize: number,
   level: number,
-): Promise<{ items: Part[]; hasMore: boolean }> {
+): Promise<ReadPage> {
   const size = SMALLER_PAGE_SIZES[level] as number;
   const per = pageSize / size;
   const items: Part[] = [];
   let hasMore = true;
+  let tooLarge = 0;
   for (let k = 1; k <= per && hasMore; k++) {
     const small = (page - 1) * per + k;
     try {
@@ -146,10 +154,13 @@ async function readInSmallerPages(
         const inner = await readInSmallerPages(list, small, size, level + 1);
         items.push(...inner.items);
         hasMore = inner.hasMore;
+        tooLarge += inner.tooLarge;
+      } else {
+        tooLarge += 1;
       }
     }
   }
-  return { items, hasMore };
+  return { items, hasMore, tooLarge };
 }
 
 const isTooLarge = (error: unknown) => error instanceof PartsApiError && error.kind === "too_large";
@@ -172,4 +183,9 @@ export function stopNotice(reason: StopReason, scanned: number): string {
     case "endless":
       return `${first} the Parts API's listing did not end there, so the search stops.`;
   }
+}
+
+/** Parts the search could not read at all, each alone larger than the API client accepts. */
+export function tooLargeNotice(parts: number): string {
+  return `${parts === 1 ? "1 part was" : `${parts} parts were`} not searched: each alone is larger than the server accepts from the Parts API (PARTS_API_MAX_RESPONSE_BYTES); get_part cannot read it either.`;
 }

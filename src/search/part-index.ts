@@ -160,6 +160,7 @@ export class PartIndex {
   /** The first page known to be past the end (an empty page), before the last page is known. */
   #pastEnd = Number.POSITIVE_INFINITY;
   #stop: { position: number; reason: StopReason } | undefined;
+  #tooLarge = 0;
 
   constructor(budget: Budget = UNLIMITED) {
     this.#budget = budget;
@@ -195,6 +196,11 @@ export class PartIndex {
     this.#records.set(key, record);
     this.#recordBytes += bytes;
     this.#budget.settle(bytes);
+  }
+
+  /** Parts of the listing left out because each alone was too large to receive. */
+  get tooLarge(): number {
+    return this.#tooLarge;
   }
 
   /** Whether the index knows anything worth keeping: pages, or where the listing ends or stops. */
@@ -274,14 +280,14 @@ export class PartIndex {
    * Stores a page as the API sent it, believing no more than it must: items past PAGE_SIZE are
    * ignored (their positions are the next page's), a part already stored is not stored again, an
    * empty page that says more follow stops the index there, and so does a page the memory budget
-   * has no room for. A page stored holds the parts it kept, in order (fewer than PAGE_SIZE when
+   * has no room for. `tooLarge` counts the page's parts the reader could not receive at all. A page stored holds the parts it kept, in order (fewer than PAGE_SIZE when
    * some were repeats).
    */
-  addPage(page: number, listed: readonly Part[], hasMore: boolean): void {
+  addPage(page: number, listed: readonly Part[], hasMore: boolean, tooLarge = 0): void {
     const start = (page - 1) * PAGE_SIZE;
     if (this.#pages.has(page) || this.isPastEnd(page)) return;
     const items = listed.length > PAGE_SIZE ? listed.slice(0, PAGE_SIZE) : listed;
-    if (items.length === 0 && hasMore) {
+    if (items.length === 0 && hasMore && tooLarge === 0) {
       this.#stopAt(start, "hollow");
       return;
     }
@@ -303,7 +309,8 @@ export class PartIndex {
         this.#pastEnd = Math.min(this.#pastEnd, page);
       }
     }
-    if (items.length > 0) this.#store(page, parts, texts);
+    if (items.length > 0 || tooLarge > 0) this.#store(page, parts, texts);
+    this.#tooLarge += tooLarge;
     this.#budget.settle(this.bytes - before - estimate);
   }
 

@@ -240,6 +240,35 @@ describe("parts with huge descriptions (R11, R2)", () => {
   });
 });
 
+describe("a part too large to receive even alone (R11)", () => {
+  let api: TestApi;
+  let server: InProcessServer;
+
+  beforeAll(async () => {
+    api = await startTestApi({ maxBodyBytes: 10 * 1024 * 1024 });
+    server = await connectInProcess({ sharedApi: api });
+    const huge = `giantpart ${"x".repeat(9 * 1024 * 1024)}`;
+    const response = await fetch(`${api.url}/v1/parts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${api.demoToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: "Giant part", description: huge }),
+    });
+    expect(response.ok).toBe(true);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await api?.close();
+  });
+
+  it("is left out, the rest of the listing is searched, and the answer says so", async () => {
+    const { items, last } = await searchAll(server, { text: "bracket", limit: 50 });
+    const expected = visible(api).filter((part) => part.title !== "Giant part" && hasWords(part, "bracket"));
+    expect(ids(items)).toEqual(ids(expected));
+    expect(last.complete).toBe(true);
+    expect(last.hint).toMatch(/1 part was not searched/);
+  });
+});
+
 describe("the index budget while pages are read, and what failures leave (large catalogue)", () => {
   let api: TestApi;
   const servers: InProcessServer[] = [];
