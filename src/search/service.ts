@@ -11,7 +11,7 @@ import { SeenRecords } from "../seen";
 import { decodeCursor, encodeCursor, searchDigest } from "./cursor";
 import { SearchRefusal } from "./errors";
 import { type Candidate, didYouMean, rankRecords, type Searchable, withLabel } from "./match";
-import { type Progress, readPages, stopNotice } from "./page-reader";
+import { type Progress, readPages, stopNotice, tooLargeNotice } from "./page-reader";
 import {
   type CompiledQuery,
   FILTER_KINDS,
@@ -209,7 +209,13 @@ export class PartSearch {
       complete || stopped
         ? { items, scanned: complete ? (index.total ?? evaluatedTo) : evaluatedTo, complete }
         : { items, scanned: next, complete, nextCursor: encodeCursor(next, digest) };
-    const notes = [stopped && stopNotice(stopped, evaluatedTo), hint].filter(Boolean).join(" ");
+    const notes = [
+      stopped && stopNotice(stopped, evaluatedTo),
+      index.tooLarge > 0 && tooLargeNotice(index.tooLarge),
+      hint,
+    ]
+      .filter(Boolean)
+      .join(" ");
     return notes ? { ...result, hint: notes } : result;
   }
 
