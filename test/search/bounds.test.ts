@@ -280,7 +280,7 @@ describe("the index budget while pages are read, and what failures leave (large 
   const listRequests = () => api.stats.requests("listParts");
 
   beforeAll(async () => {
-    api = await startTestApi({ catalogue: "large", largeCatalogueSize: 20_000 });
+    api = await startTestApi({ catalogue: "large", largeCatalogueSize: 5_000 });
   });
   afterEach(async () => {
     api.faults.clear();
