@@ -98,6 +98,8 @@ export class ReferenceData {
   readonly #api: PartsApiClient;
   readonly #defaultToken: string;
   readonly #cache: LRUCache<string, Promise<unknown>> | undefined;
+  /** Lookups on their way, by the same keys: as many as requests in flight, whatever the cache holds. */
+  readonly #inFlight = new Map<string, Promise<unknown>>();
 
   constructor(api: PartsApiClient, defaultToken: string, options: ReferenceCacheOptions) {
     this.#api = api;
@@ -280,7 +282,8 @@ export class ReferenceData {
     const cache = this.#cache;
     if (!cache) return load();
     const fullKey = `${tokenPartition(call.token ?? this.#defaultToken)}/${key}`;
-    const hit = cache.get(fullKey) as Promise<T> | undefined;
+    // A lookup on its way is shared even when the cache had to let it go (more keys than it holds).
+    const hit = (cache.get(fullKey) ?? this.#inFlight.get(fullKey)) as Promise<T> | undefined;
     if (hit) {
       if (!rejoin) return hit;
       return hit.catch((error: unknown) => {
@@ -290,10 +293,15 @@ export class ReferenceData {
     }
     const loading = load();
     cache.set(fullKey, loading);
+    this.#inFlight.set(fullKey, loading);
+    const landed = () => {
+      if (this.#inFlight.get(fullKey) === loading) this.#inFlight.delete(fullKey);
+    };
     const forget = () => {
+      landed();
       if (cache.get(fullKey) === loading) cache.delete(fullKey);
     };
-    loading.then((value) => value === MISSING && forget(), forget);
+    loading.then((value) => (value === MISSING ? forget() : landed()), forget);
     return loading;
   }
 }

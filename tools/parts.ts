@@ -24,6 +24,21 @@ import { categoryId, criticalityId, materialCode, partId, processCode, standardC
 const LIST_PARTS_HINT =
   "Find part ids with search_parts (by words of the title, a serial number or external ref, or by codes).";
 
+/**
+ * Codes of one kind a draft names, at most: each is checked (and, unknown, compared with every
+ * known record) by preview_part and by create_part's refusals. README › Limits.
+ */
+const MAX_CODES_PER_LIST = 100;
+
+/** Checked, not advertised as maxItems: the tool list's tokens are every call's cost, and no draft comes near. */
+const codeList = (code: z.ZodType<string>) =>
+  z
+    .array(code)
+    .refine((codes) => codes.length <= MAX_CODES_PER_LIST, {
+      message: `at most ${MAX_CODES_PER_LIST} codes: a part names a few`,
+    })
+    .optional();
+
 export const createPart = defineTool({
   name: "create_part",
   title: "Create part",
@@ -35,9 +50,9 @@ export const createPart = defineTool({
     title: z.string().trim().min(1).describe("Part title"),
     processId: processCode.optional(),
     materialId: materialCode.optional(),
-    standardIds: z.array(standardCode).optional(),
-    criticalityIds: z.array(criticalityId).optional(),
-    categoryIds: z.array(categoryId).optional(),
+    standardIds: codeList(standardCode),
+    criticalityIds: codeList(criticalityId),
+    categoryIds: codeList(categoryId),
     internal: z.boolean().optional().describe("Visible only inside your organisation"),
     requireSubscription: z.boolean().optional().describe("Buyers need a subscription to order it"),
     metadata: CreatePartBody.shape.metadata.describe("Free key-value pairs (string values)"),

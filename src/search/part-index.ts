@@ -11,7 +11,7 @@
 import { PAGE_SIZE_MAX } from "../api/endpoints";
 import type { Part } from "../api/schemas";
 import { ARRAY_HEADER, MAP_ENTRY, OBJECT, SLOT, stringBytes, TYPED_ARRAY } from "./heap-sizes";
-import { WordIndex } from "./word-index";
+import { indexedWords, WordIndex } from "./word-index";
 
 /** Parts per page read: the API's largest page, for the fewest round trips. */
 export const PAGE_SIZE = PAGE_SIZE_MAX;
@@ -96,6 +96,12 @@ const SINGLES = 3;
 const LIST_KINDS = ["standard", "criticality", "category"] as const;
 const LISTS = LIST_KINDS.length;
 
+/** A part's standards, criticalities and categories, each list at most MAX_CODES_PER_LIST long. */
+function codeLists(part: Part): [string[], string[], string[]] {
+  const cut = (codes: string[] | undefined) => (codes ?? []).slice(0, MAX_CODES_PER_LIST);
+  return [cut(part.standardIds), cut(part.criticalityIds), cut(part.categoryIds)];
+}
+
 interface StoredPage {
   ids: string[];
   titles: string[];
@@ -108,6 +114,37 @@ interface StoredPage {
   listed: Uint32Array;
 }
 
+/**
+ * Where an index stops short of the listing's end, and why: its memory budget ran out, the API
+ * sent an empty page that said more parts follow, or the listing did not end by MAX_POSITION.
+ */
+export type StopReason = "budget" | "hollow" | "endless";
+
+/** Memory an index may take as it grows (./part-indexes.ts keeps all indexes within one budget). */
+export interface Budget {
+  /** Whether the index may grow by `bytes`; when granted, they are counted. */
+  claim(bytes: number): boolean;
+  /** Counts `bytes` more (or fewer, when negative) than claimed, once the growth is measured. */
+  settle(bytes: number): void;
+}
+
+const UNLIMITED: Budget = { claim: () => true, settle: () => {} };
+
+/**
+ * The furthest position a search reaches: a listing still going there is taken as endless (a
+ * cursor's position is a uint32, and no real catalogue comes near).
+ */
+export const MAX_POSITION = 10_000_000;
+/** Distinct words an index holds at most: a Map holds 2^24 entries, and a search must never meet that. */
+const MAX_WORDS = 8_000_000;
+/** Codes of each list a part's index keeps (an upstream could send any number). */
+const MAX_CODES_PER_LIST = 200;
+/**
+ * What an index holds besides its pages, words and codes: its maps, arrays and code tables. On
+ * the heap (after a forced GC) 10,000 empty indexes took about 2.3 KB each.
+ */
+const EMPTY_INDEX_BYTES = 2_400;
+
 export class PartIndex {
   readonly #pages = new Map<number, StoredPage>();
   readonly #codes = {
@@ -119,12 +156,30 @@ export class PartIndex {
     category: new Codes(),
   };
   readonly #words = new WordIndex();
+  /** The ids stored, so that a part the listing repeats (pages that shift) is stored once. */
+  readonly #ids = new Set<string>();
+  /** Pages being read, so that concurrent readers of this index wait for one request. */
+  readonly #reading = new Map<number, Promise<void>>();
+  /**
+   * Reference records resolved for the codes on these parts (`kind:code`; null: the API does not
+   * know it), kept as long as the index: a repeat search_reference costs no request, however many
+   * codes there are beyond what the reference cache holds.
+   */
+  readonly #records = new Map<string, object | null>();
+  #recordBytes = 0;
+  readonly #budget: Budget;
   #pageBytes = 0;
   /** The last page of the listing, once a page said hasMore false. */
   #lastPage: number | undefined;
   #total: number | undefined;
   /** The first page known to be past the end (an empty page), before the last page is known. */
   #pastEnd = Number.POSITIVE_INFINITY;
+  #stop: { position: number; reason: StopReason } | undefined;
+  #tooLarge = 0;
+
+  constructor(budget: Budget = UNLIMITED) {
+    this.#budget = budget;
+  }
 
   /** Parts in the listing, once its last page has been read. */
   get total(): number | undefined {
@@ -138,22 +193,76 @@ export class PartIndex {
   get bytes(): number {
     let codes = 0;
     for (const kind of Object.values(this.#codes)) codes += kind.bytes;
-    return OBJECT * 4 + this.#pageBytes + this.#words.bytes + codes;
+    const ids = this.#ids.size * MAP_ENTRY;
+    return EMPTY_INDEX_BYTES + this.#pageBytes + this.#words.bytes + codes + ids + this.#recordBytes;
+  }
+
+  /** The record resolved for a code of this index's parts; null when the API does not know it, undefined when not resolved yet. */
+  recordOf(kind: FilterKind, code: string): object | null | undefined {
+    return this.#records.get(`${kind}:${code}`);
+  }
+
+  /**
+   * Keeps the record resolved for a code (null: unknown to the API), counted in the budget; when
+   * the budget has no room it is not kept (the caller has it, and the next call looks it up again).
+   */
+  keepRecord(kind: FilterKind, code: string, record: object | null): void {
+    const key = `${kind}:${code}`;
+    if (this.#records.has(key)) return;
+    const bytes =
+      stringBytes(key) + MAP_ENTRY + (record === null ? 0 : OBJECT + 2 * JSON.stringify(record).length);
+    if (!this.#budget.claim(bytes)) return;
+    this.#records.set(key, record);
+    this.#recordBytes += bytes;
+  }
+
+  /** Parts of the listing left out because each alone was too large to receive. */
+  get tooLarge(): number {
+    return this.#tooLarge;
+  }
+
+  /** Whether the index knows anything worth keeping: pages, or where the listing ends or stops. */
+  get learned(): boolean {
+    return this.#pages.size > 0 || this.#total !== undefined || this.#stop !== undefined;
   }
 
   hasPage(page: number): boolean {
     return this.#pages.has(page);
   }
 
-  /** Whether `page` is past the end of the listing. */
+  /** The read of a page under way, for a concurrent reader to wait for; undefined when none is. */
+  pageBeingRead(page: number): Promise<void> | undefined {
+    return this.#reading.get(page);
+  }
+
+  /** Marks a page as being read until `reading` settles. */
+  readingPage(page: number, reading: Promise<void>): void {
+    this.#reading.set(page, reading);
+    const done = () => {
+      if (this.#reading.get(page) === reading) this.#reading.delete(page);
+    };
+    reading.then(done, done);
+  }
+
+  /** Whether `page` is past the end of the listing, or past where this index stops. */
   isPastEnd(page: number): boolean {
+    const start = (page - 1) * PAGE_SIZE;
+    if (start >= MAX_POSITION || (this.#stop !== undefined && start >= this.#stop.position)) return true;
     return page >= this.#pastEnd || (this.#lastPage !== undefined && page > this.#lastPage);
   }
 
-  /** Whether the listing is known to end at or before `position`. */
+  /** Whether the listing is known to end (or this index to stop) at or before `position`. */
   endsBy(position: number): boolean {
+    if (this.stopsBy(position) !== undefined) return true;
     if (this.#total !== undefined) return position >= this.#total;
     return this.#pastEnd <= Math.floor(position / PAGE_SIZE) + 1;
+  }
+
+  /** Why this index stops short of the listing's end at or before `position`; undefined if it does not. */
+  stopsBy(position: number): StopReason | undefined {
+    if (this.#total !== undefined && this.#total <= (this.#stop?.position ?? MAX_POSITION)) return undefined;
+    if (this.#stop !== undefined && position >= this.#stop.position) return this.#stop.reason;
+    return position >= MAX_POSITION ? "endless" : undefined;
   }
 
   /** The codes of one kind seen on the parts read so far. */
@@ -185,18 +294,76 @@ export class PartIndex {
     return Math.max(from, (page - 1) * PAGE_SIZE);
   }
 
-  addPage(page: number, items: readonly Part[], hasMore: boolean): void {
+  /**
+   * Stores a page as the API sent it, believing no more than it must: items past PAGE_SIZE are
+   * ignored (their positions are the next page's), a part already stored is not stored again, an
+   * empty page that says more follow stops the index there, and so does a page the memory budget
+   * has no room for. `tooLarge` counts the page's parts the reader could not receive at all. A page stored holds the parts it kept, in order (fewer than PAGE_SIZE when
+   * some were repeats).
+   */
+  addPage(page: number, listed: readonly Part[], hasMore: boolean, tooLarge = 0): void {
+    const start = (page - 1) * PAGE_SIZE;
+    if (this.#pages.has(page) || this.isPastEnd(page)) return;
+    const items = listed.length > PAGE_SIZE ? listed.slice(0, PAGE_SIZE) : listed;
+    if (items.length === 0 && hasMore && tooLarge === 0) {
+      this.#stopAt(start, "hollow");
+      return;
+    }
+    const parts = this.#newParts(items);
+    const texts = parts.map(indexedWords);
+    const estimate = this.#estimate(parts, texts);
+    const newWords = texts.reduce((sum, text) => sum + text.length, 0);
+    if (this.#words.size + newWords > MAX_WORDS || !this.#budget.claim(estimate)) {
+      this.#stopAt(start, "budget");
+      return;
+    }
+    const before = this.bytes;
     if (!hasMore) {
       if (items.length > 0 || page === 1) {
         this.#lastPage ??= page;
-        this.#total ??= (page - 1) * PAGE_SIZE + items.length;
+        this.#total ??= start + parts.length;
       } else {
         // An empty page past the end says only that the end is earlier.
         this.#pastEnd = Math.min(this.#pastEnd, page);
       }
     }
-    if (this.#pages.has(page) || items.length === 0) return;
-    const n = items.length;
+    if (items.length > 0 || tooLarge > 0) this.#store(page, parts, texts);
+    this.#tooLarge += tooLarge;
+    this.#budget.settle(this.bytes - before - estimate);
+  }
+
+  #stopAt(position: number, reason: StopReason): void {
+    if (this.#stop === undefined || position < this.#stop.position) this.#stop = { position, reason };
+  }
+
+  /** The parts of a page not stored yet, each once. */
+  #newParts(items: readonly Part[]): Part[] {
+    const seen = new Set<string>();
+    return items.filter((part) => {
+      if (this.#ids.has(part.id) || seen.has(part.id)) return false;
+      seen.add(part.id);
+      return true;
+    });
+  }
+
+  /** At least the bytes storing these parts takes (./heap-sizes.ts), every code counted as new. */
+  #estimate(parts: readonly Part[], texts: readonly string[][]): number {
+    const n = parts.length;
+    let bytes = MAP_ENTRY + OBJECT + 3 * (ARRAY_HEADER + n * SLOT) + 4 * TYPED_ARRAY;
+    bytes += n * (SINGLES * 4 + 1 + LISTS * 4 + MAP_ENTRY);
+    const code = (value: string | undefined) =>
+      value === undefined ? 0 : stringBytes(value) + MAP_ENTRY + 2 * SLOT;
+    for (const part of parts) {
+      bytes += stringBytes(part.id) + stringBytes(summaryTitle(part.title)) + stringBytes(part.serialId);
+      bytes += code(part.versionName) + code(part.processId) + code(part.materialId);
+      for (const list of codeLists(part)) for (const value of list) bytes += code(value);
+    }
+    return bytes + this.#words.cost(texts);
+  }
+
+  #store(page: number, parts: readonly Part[], texts: readonly string[][]): void {
+    const n = parts.length;
+    const lists = parts.map(codeLists);
     const stored: StoredPage = {
       ids: new Array<string>(n),
       titles: new Array<string>(n),
@@ -204,22 +371,14 @@ export class PartIndex {
       singles: new Uint32Array(n * SINGLES),
       published: new Uint8Array(n),
       listStart: new Uint32Array(n * LISTS + 1),
-      listed: new Uint32Array(
-        items.reduce(
-          (sum, p) =>
-            sum +
-            (p.standardIds?.length ?? 0) +
-            (p.criticalityIds?.length ?? 0) +
-            (p.categoryIds?.length ?? 0),
-          0,
-        ),
-      ),
+      listed: new Uint32Array(lists.reduce((sum, [a, b, c]) => sum + a.length + b.length + c.length, 0)),
     };
     let bytes = OBJECT + 3 * (ARRAY_HEADER + n * SLOT) + 4 * TYPED_ARRAY;
     bytes += stored.singles.byteLength + stored.published.byteLength;
     bytes += stored.listStart.byteLength + stored.listed.byteLength;
     let listed = 0;
-    items.forEach((part, j) => {
+    parts.forEach((part, j) => {
+      this.#ids.add(part.id);
       stored.ids[j] = part.id;
       stored.titles[j] = summaryTitle(part.title);
       stored.serials[j] = part.serialId;
@@ -232,13 +391,12 @@ export class PartIndex {
       if (part.materialId !== undefined)
         stored.singles[singles + MATERIAL] = this.#codes.material.intern(part.materialId);
       stored.published[j] = part.published ? 1 : 0;
-      const lists = [part.standardIds, part.criticalityIds, part.categoryIds];
-      lists.forEach((codes, k) => {
+      (lists[j] as string[][]).forEach((codes, k) => {
         stored.listStart[j * LISTS + k] = listed;
         const kind = this.#codes[LIST_KINDS[k] as (typeof LIST_KINDS)[number]];
-        for (const code of codes ?? []) stored.listed[listed++] = kind.intern(code);
+        for (const code of codes) stored.listed[listed++] = kind.intern(code);
       });
-      this.#words.add((page - 1) * PAGE_SIZE + j, part);
+      this.#words.add((page - 1) * PAGE_SIZE + j, texts[j] as string[]);
     });
     stored.listStart[n * LISTS] = listed;
     this.#pages.set(page, stored);

@@ -22,7 +22,7 @@ import {
   typosAllowed,
   wordMatch,
 } from "./match";
-import { type Progress, readPages } from "./page-reader";
+import { type Progress, readPages, stopNotice, tooLargeNotice } from "./page-reader";
 import {
   type CompiledQuery,
   FILTER_KINDS,
@@ -33,8 +33,10 @@ import {
   type QueryWord,
 } from "./part-index";
 import { type Held, PartIndexes, VIEW_KEYS, type ViewKey } from "./part-indexes";
+import { resolveCodes } from "./records";
 import { compact, readings, stems } from "./text";
 import { materialFamilies, processFamilies, STOP_WORDS } from "./vocabulary";
+import { MAX_WORD_CHARS } from "./word-index";
 
 type PartView = (typeof PART_VIEWS)[number];
 
@@ -119,6 +121,7 @@ interface ReferenceRecords {
 export type SuggestKind = ReferenceKind | "part" | "rfq" | "factory";
 type Filters = Partial<Record<FilterKind, readonly string[]>>;
 type Known = { [K in ReferenceKind]: ReferenceRecords[K][] };
+const NO_RECORDS: Known = { process: [], material: [], standard: [], criticality: [], category: [] };
 
 /** What of each kind of record a fragment is compared with (search_reference, did-you-mean, reads by code). */
 const SEARCHABLE: { [K in ReferenceKind]: (record: ReferenceRecords[K]) => Searchable } = {
@@ -160,8 +163,6 @@ const FILTER_ARGUMENT: Record<FilterKind, keyof PartSearchArgs> = {
   category: "categoryId",
 };
 
-/** Process and material records have no batch endpoint: this many lookups at once. */
-const LOOKUP_CONCURRENCY = 8;
 /** Part ids a did-you-mean compares an unknown id with, at most. */
 const MAX_PART_CANDIDATES = 20_000;
 
@@ -238,21 +239,30 @@ export class PartSearch {
       await this.#read(held, tokenHash, view, evaluatedTo, call, progress, enough);
     }
 
-    const known = await this.#knownRecords(call);
+    // Referenced records matter only to words and to a category's descendants.
+    const known = readingStems.length > 0 || filters.category ? await this.#knownRecords(call) : NO_RECORDS;
     const notes: string[] = [];
     const query = compileQuery(readingStems, filters, index, known, notes);
     const covered = index.coveredFrom(start);
     const { found: matches, scannedTo } = index.matches(query, start, covered, limit + 1);
     const items = matches.slice(0, limit).map((match) => this.#item(match, query, index, known));
-    const complete = matches.length <= limit && index.endsBy(scannedTo);
+    // An index that stopped short of the listing's end (memory budget, an empty page that says
+    // more follow, an endless listing) gives no cursor: the hint says why and what was searched.
+    const stopped = matches.length <= limit ? index.stopsBy(scannedTo) : undefined;
+    const complete = matches.length <= limit && index.endsBy(scannedTo) && stopped === undefined;
     const next = matches.length > limit ? (matches[limit] as Match).position : scannedTo;
-    if (!complete && next === start && items.length === 0) {
+    if (!complete && stopped === undefined && next === start && items.length === 0) {
       throw new SearchRefusal("The Parts API could not be read in time: try again shortly.");
     }
-    if (items.length === 0) notes.push(whyNothing(args, query, filters, index, start, next, complete, known));
-    const result = complete
-      ? { items, scanned: index.total ?? scannedTo, complete }
-      : { items, scanned: next, complete, nextCursor: encodeCursor(next, digest) };
+    if (stopped) notes.push(stopNotice(stopped, scannedTo));
+    if (index.tooLarge > 0) notes.push(tooLargeNotice(index.tooLarge));
+    if (items.length === 0 && stopped === undefined) {
+      notes.push(whyNothing(args, query, filters, index, start, next, complete, known));
+    }
+    const result =
+      complete || stopped
+        ? { items, scanned: complete ? (index.total ?? scannedTo) : scannedTo, complete }
+        : { items, scanned: next, complete, nextCursor: encodeCursor(next, digest) };
     return notes.length > 0 ? { ...result, hint: notes.join(" ") } : result;
   }
 
@@ -386,8 +396,8 @@ export class PartSearch {
     }
     const total = all.index.total;
     const complete = total !== undefined && all.index.coveredFrom(0) >= total;
-    const records = await this.#resolve(kind, this.#knownCodes(kind, call), call);
-    return { records: records as ReferenceRecords[K][], complete };
+    const resolved = await this.#resolve(kind, this.#knownCodes(kind, call), call);
+    return { records: resolved.records as ReferenceRecords[K][], complete: complete && resolved.complete };
   }
 
   /**
@@ -403,7 +413,7 @@ export class PartSearch {
         try {
           return kind === "standard"
             ? await this.#reference.standards({}, call)
-            : await this.#resolve(kind, this.#knownCodes(kind, call), call);
+            : (await this.#resolve(kind, this.#knownCodes(kind, call), call)).records;
         } catch (error) {
           if (error instanceof PartsApiError && error.kind === "cancelled") throw error;
           return this.#cached(kind, call);
@@ -452,43 +462,38 @@ export class PartSearch {
     return [...codes];
   }
 
-  /** Full records for codes, through the reference cache; codes the API does not know are left out. */
-  async #resolve(kind: ReferenceKind, codes: string[], call: CallOptions): Promise<unknown[]> {
-    if (codes.length === 0) return [];
-    if (kind === "category") return this.#categories(codes, call);
-    if (kind === "criticality" || kind === "standard") {
-      return (await this.#reference.batch(kind, codes, call)).items;
+  /**
+   * Full records for codes, resolved through the reference cache and kept with the token's index
+   * (./records.ts: a bounded number of new codes a call, so `complete` may be false); codes the
+   * API does not know are left out. Categories come with every category above them.
+   */
+  async #resolve(
+    kind: Exclude<ReferenceKind, "standard">,
+    codes: readonly string[],
+    call: CallOptions,
+  ): Promise<{ records: unknown[]; complete: boolean }> {
+    if (codes.length === 0) return { records: [], complete: true };
+    const tokenHash = this.#tokenHash(call);
+    const all = this.#indexes.held(tokenHash, "ALL");
+    const resolve = (wanted: readonly string[]) =>
+      this.#indexes.reading(tokenHash, "ALL", all, () =>
+        resolveCodes(this.#reference, all.index, kind, wanted, call),
+      );
+    const resolved = await resolve(codes);
+    if (kind !== "category") return resolved;
+    const found = new Map((resolved.records as Category[]).map((category) => [category.id, category]));
+    let complete = resolved.complete;
+    for (let depth = 0; depth < MAX_CATEGORY_DEPTH; depth++) {
+      const parents = [...found.values()]
+        .map((category) => category.parentId)
+        .filter((id): id is string => id !== undefined && !found.has(id));
+      if (parents.length === 0) break;
+      const above = await resolve([...new Set(parents)]);
+      complete &&= above.complete;
+      if (above.records.length === 0) break;
+      for (const category of above.records as Category[]) found.set(category.id, category);
     }
-    const lookup = (code: string) =>
-      kind === "process" ? this.#reference.process(code, call) : this.#reference.material(code, call);
-    const records: unknown[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < codes.length) {
-        const code = codes[next++] as string;
-        try {
-          records.push(await lookup(code));
-        } catch (error) {
-          if ((error as { status?: number }).status !== 404) throw error;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(LOOKUP_CONCURRENCY, codes.length) }, worker));
-    return records;
-  }
-
-  /** Categories by id, and every category above them through `parentId`. */
-  async #categories(ids: string[], call: CallOptions): Promise<Category[]> {
-    const found = new Map<string, Category>();
-    let wanted = ids;
-    for (let depth = 0; wanted.length > 0 && depth <= MAX_CATEGORY_DEPTH; depth++) {
-      const { items } = await this.#reference.batch("category", wanted, call);
-      for (const category of items) found.set(category.id, category);
-      wanted = [
-        ...new Set(items.flatMap((category) => (category.parentId === undefined ? [] : [category.parentId]))),
-      ].filter((id) => !found.has(id));
-    }
-    return [...found.values()];
+    return { records: [...found.values()], complete };
   }
 
   /**
@@ -535,16 +540,17 @@ export class PartSearch {
     enough: (coveredTo: number) => boolean,
     pagesPerCall = this.#options.pagesPerCall,
   ): Promise<void> {
-    await readPages(this.#api, call, {
-      index: held.index,
-      view,
-      from,
-      pagesPerCall,
-      concurrency: this.#options.concurrency,
-      onGrowth: () => this.#indexes.keep(tokenHash, view, held),
-      progress,
-      enough,
-    });
+    await this.#indexes.reading(tokenHash, view, held, () =>
+      readPages(this.#api, call, {
+        index: held.index,
+        view,
+        from,
+        pagesPerCall,
+        concurrency: this.#options.concurrency,
+        progress,
+        enough,
+      }),
+    );
   }
 
   #tokenHash(call: CallOptions): string {
@@ -584,7 +590,8 @@ function textReadings(text: string | undefined): string[][] {
   const trimmed = text?.trim() ?? "";
   if (trimmed === "") return [];
   const lists = readings(trimmed).map((reading) => {
-    const all = [...new Set(stems(reading))];
+    // Indexed words are kept to MAX_WORD_CHARS; a longer word of the text is cut the same way.
+    const all = [...new Set(stems(reading).map((word) => word.slice(0, MAX_WORD_CHARS)))];
     const meaningful = all.filter((word) => !STOP_WORDS.has(word));
     return meaningful.length > 0 ? meaningful : all;
   });

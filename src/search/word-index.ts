@@ -29,32 +29,45 @@ export class WordIndex {
     return this.#bytes;
   }
 
-  /** Indexes the words of a part's searchable text. */
-  add(position: number, part: Part): void {
-    const seen = new Set<string>();
-    for (const field of searchableText(part)) {
-      if (field === undefined) continue;
-      for (const word of stems(field)) {
-        if (seen.has(word)) continue;
-        seen.add(word);
-        const posting = this.#postings.get(word);
-        if (posting === undefined) {
-          this.#postings.set(word, position);
-          this.#newWords.push(word);
-          this.#nearMemo.clear();
-          this.#bytes += stringBytes(word) + MAP_ENTRY + SLOT;
-        } else if (typeof posting === "number") {
-          this.#postings.set(word, [posting, position]);
-          this.#bytes += ARRAY_HEADER + 2 * SLOT;
-        } else {
-          // A growing array keeps spare room: count its capacity (V8 grows by about 1.5).
-          if (posting.length >= 2 && (posting.length & (posting.length - 1)) === 0) {
-            this.#bytes += posting.length * SLOT;
-          }
-          posting.push(position);
+  /** Distinct words indexed. */
+  get size(): number {
+    return this.#postings.size;
+  }
+
+  /** Indexes the words of a part's searchable text, as indexedWords gives them (distinct). */
+  add(position: number, partWords: readonly string[]): void {
+    for (const word of partWords) {
+      const posting = this.#postings.get(word);
+      if (posting === undefined) {
+        this.#postings.set(word, position);
+        this.#newWords.push(word);
+        this.#nearMemo.clear();
+        this.#bytes += stringBytes(word) + MAP_ENTRY + SLOT;
+      } else if (typeof posting === "number") {
+        this.#postings.set(word, [posting, position]);
+        this.#bytes += ARRAY_HEADER + 2 * SLOT;
+      } else {
+        // A growing array keeps spare room: count its capacity (V8 grows by about 1.5).
+        if (posting.length >= 2 && (posting.length & (posting.length - 1)) === 0) {
+          this.#bytes += posting.length * SLOT;
         }
+        posting.push(position);
       }
     }
+  }
+
+  /** The bytes `add` would count for these words (a word twice in the batch counts as new twice). */
+  cost(batch: readonly (readonly string[])[]): number {
+    let bytes = 0;
+    for (const partWords of batch) {
+      for (const word of partWords) {
+        const posting = this.#postings.get(word);
+        if (posting === undefined) bytes += stringBytes(word) + MAP_ENTRY + SLOT;
+        else if (typeof posting === "number") bytes += ARRAY_HEADER + 2 * SLOT;
+        else if ((posting.length & (posting.length - 1)) === 0) bytes += posting.length * SLOT;
+      }
+    }
+    return bytes;
   }
 
   /** 1 for each position of [from, to) whose text has a word that starts with one of `prefixes`. */
@@ -138,6 +151,30 @@ export class WordIndex {
     this.#newWords = [];
     return merged;
   }
+}
+
+/**
+ * Bounds on what one part adds to the index, whatever the API sends: a description of 450 KB is
+ * a few thousand words, and 16.7 million distinct words overflow a Map. Only the first
+ * MAX_FIELD_CHARS characters of a field are read, a part's first MAX_WORDS_PER_PART distinct
+ * words are indexed, and a word is indexed by its first MAX_WORD_CHARS characters (a search word
+ * that long still finds it by prefix).
+ */
+const MAX_FIELD_CHARS = 20_000;
+const MAX_WORDS_PER_PART = 1_000;
+export const MAX_WORD_CHARS = 64;
+
+/** The distinct words of a part's searchable text that the index keeps, within the bounds above. */
+export function indexedWords(part: Part): string[] {
+  const kept = new Set<string>();
+  for (const field of searchableText(part)) {
+    if (field === undefined) continue;
+    for (const word of stems(field.length > MAX_FIELD_CHARS ? field.slice(0, MAX_FIELD_CHARS) : field)) {
+      kept.add(word.length > MAX_WORD_CHARS ? word.slice(0, MAX_WORD_CHARS) : word);
+      if (kept.size >= MAX_WORDS_PER_PART) return [...kept];
+    }
+  }
+  return [...kept];
 }
 
 /** What search_parts matches in a part (decisions.md): title, description, serial, external reference, version, keywords. */

@@ -7,13 +7,14 @@
 // with PASS/MISS and the margin; writes the same as JSON to .bench/.
 //
 //   tsx test/bench/run.ts [section...]
-//   sections: tokens cold overhead describe list memory http bundle search flood views
+//   sections: tokens cold overhead describe list memory http bundle search flood views cpu
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { startTestApi } from "../../src/embedded/testing";
 import { benchBundle } from "./bundle";
 import { benchColdStart } from "./coldstart";
+import { benchCpu } from "./cpu";
 import { benchFlood } from "./flood";
 import { benchHttp } from "./http";
 import {
@@ -49,6 +50,7 @@ const SECTIONS = [
   "search",
   "flood",
   "views",
+  "cpu",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 /** The whole run stops by itself past this, whatever hangs (it takes about 2.5 min on 2 cores). */
@@ -144,6 +146,7 @@ try {
   await step("search", () => benchSearch(report, api));
   await step("flood", () => benchFlood(report, api));
   await step("views", () => benchViews(report, api));
+  await step("cpu", () => benchCpu(report, api, sampleId));
 } finally {
   await api.close();
 }

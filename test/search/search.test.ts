@@ -188,12 +188,16 @@ describe("per-token indexes", () => {
 
   it("are not put back by a search that started before they were dropped", async () => {
     const indexes = new PartIndexes(60_000, 1024 * 1024);
-    const reading = indexes.held("token", "ALL"); // a search still reading pages holds it
-    indexes.forget("token"); // a create_part, meanwhile
-    indexes.keep("token", "ALL", reading);
+    const reading = indexes.held("token", "ALL");
+    await indexes.reading("token", "ALL", reading, async () => {
+      reading.index.addPage(1, acmeParts.slice(0, 50), true);
+      indexes.forget("token"); // a create_part, meanwhile
+    });
     expect(indexes.peek("token", "ALL")).toBeUndefined();
     const fresh = indexes.held("token", "ALL");
-    indexes.keep("token", "ALL", fresh);
+    await indexes.reading("token", "ALL", fresh, async () =>
+      fresh.index.addPage(1, acmeParts.slice(0, 50), true),
+    );
     expect(indexes.peek("token", "ALL")?.index).toBe(fresh.index);
   });
 });

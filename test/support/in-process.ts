@@ -38,16 +38,22 @@ export interface InProcessOptions {
   views?: boolean;
   /** 0 turns the reference cache off, so that upstream behaviour shows. */
   cacheTtlMs?: number;
+  /** Reference records the cache holds (PARTS_MCP_CACHE_MAX_ENTRIES); 1,000 by default here. */
+  cacheMaxEntries?: number;
   timeoutMs?: number;
   maxRetries?: number;
   /** Pages of list_parts one search call may read (PARTS_MCP_SEARCH_PAGES_PER_CALL). */
   searchPagesPerCall?: number;
+  /** Memory for the search indexes of all tokens (PARTS_MCP_SEARCH_INDEX_MB, in bytes). */
+  searchIndexBytes?: number;
 }
 
 export interface InProcessServer {
   client: Client;
   api: TestApi;
   era: Era;
+  /** The server's search, to read what its indexes hold. */
+  search: PartSearch;
   /** Every log line the server wrote. */
   logs(): string;
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
@@ -85,12 +91,16 @@ export async function connectInProcess(options: InProcessOptions = {}): Promise<
     logger,
   });
   const cacheTtlMs = options.cacheTtlMs ?? 60_000;
-  const reference = new ReferenceData(client, token, { ttlMs: cacheTtlMs, maxEntries: 1_000 });
+  const reference = new ReferenceData(client, token, {
+    ttlMs: cacheTtlMs,
+    maxEntries: options.cacheMaxEntries ?? 1_000,
+  });
   const seen = new SeenRecords(token);
   const search = new PartSearch(client, reference, token, {
     ttlMs: cacheTtlMs,
     seen,
     ...(options.searchPagesPerCall && { pagesPerCall: options.searchPagesPerCall }),
+    ...(options.searchIndexBytes && { maxBytes: options.searchIndexBytes }),
   });
   const catalogue = buildCatalogue(options.tools ?? allTools, { views: options.views ?? true });
   const factory = () =>
@@ -131,6 +141,7 @@ export async function connectInProcess(options: InProcessOptions = {}): Promise<
     client: mcp,
     api,
     era,
+    search,
     logs: () => logs,
     call: (name, args = {}) => mcp.callTool({ name, arguments: args }) as Promise<CallToolResult>,
     close: async () => {

@@ -15,6 +15,7 @@ import { ApiError } from "../errors";
 import { Rng } from "../prng";
 import { sendOutcome } from "../respond";
 import { errorOutcome, WWW_AUTHENTICATE_MISSING } from "../server";
+import type { ListingLie } from "./listing-lies";
 import { answerBeforeHandler, answerMangled, type FaultedExchange, pause } from "./malformed";
 
 export type { EndpointName };
@@ -55,7 +56,9 @@ export type FaultAction =
   /** `durationMs` is the length of a slow-drip (default 5000). */
   | { kind: "malformed"; variant: MalformedVariant; durationMs?: number }
   /** The connection is destroyed without any response. */
-  | { kind: "drop" };
+  | { kind: "drop" }
+  /** list_parts only: a listing that lies (./listing-lies.ts). */
+  | ({ kind: "listing" } & ListingLie);
 
 export interface FaultRule {
   endpoint?: EndpointName | "*";
@@ -110,6 +113,9 @@ function checkRule(rule: FaultRule): void {
         throw new TypeError(`unknown variant ${action.variant}`);
       return;
     case "drop":
+      return;
+    case "listing":
+      if (endpoint !== "listParts") throw new TypeError("a listing lie applies to listParts only");
       return;
     default:
       throw new TypeError("unknown fault action");
@@ -185,6 +191,8 @@ export async function answerWithFault(
       await pause(fault.ms, ex.res);
       if (ex.res.destroyed) return;
       return next();
+    case "listing":
+      throw new Error("a listing lie is answered with the store (./listing-lies.ts)");
     case "malformed":
       if (PRE_HANDLER_VARIANTS.has(fault.variant)) return answerBeforeHandler(fault.variant, ex);
       return answerMangled(fault.variant, ex, await ex.run(), fault.durationMs);

@@ -10,6 +10,7 @@ import {
   FaultInjector,
   type FaultRule,
 } from "./faults";
+import { answerWithListingLie } from "./listing-lies";
 import { type ApiStats, StatsRecorder } from "./stats";
 import { TestStore } from "./store";
 
@@ -35,7 +36,12 @@ export interface TestApi extends EmbeddedApi {
 }
 
 /** Counts every request, then answers it with the first fault that applies, if any. */
-function faultsAndStats(faults: FaultInjector, stats: StatsRecorder, closing: () => boolean): RequestHook {
+function faultsAndStats(
+  faults: FaultInjector,
+  stats: StatsRecorder,
+  store: TestStore,
+  closing: () => boolean,
+): RequestHook {
   return async (ex, next) => {
     stats.recordRequest(ex.endpoint, ex.req.headers);
     let abortedByServer = false;
@@ -44,6 +50,7 @@ function faultsAndStats(faults: FaultInjector, stats: StatsRecorder, closing: ()
     });
     const fault = ex.endpoint === undefined ? undefined : faults.pick(ex.endpoint);
     if (fault === undefined) return next();
+    if (fault.kind === "listing") return answerWithListingLie(fault, ex, store, next);
     const abort = () => {
       abortedByServer = true;
     };
@@ -60,7 +67,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const api = await startEmbeddedApi({
     ...apiOptions,
     store,
-    hook: faultsAndStats(faults, stats, () => closing),
+    hook: faultsAndStats(faults, stats, store, () => closing),
   });
   return {
     ...api,

@@ -80,6 +80,17 @@ export class TestStore extends Store {
     return this.positions(orgId, view).length;
   }
 
+  /** Parts `start` to `start + count` of an organisation's view, as the API lists them. */
+  listed(orgId: string, view: PartView | undefined, start: number, count: number): Part[] {
+    const end = Math.min(this.viewSize(orgId, view), start + count);
+    const parts: Part[] = [];
+    for (let k = start; k < end; k++) {
+      const { items } = JSON.parse(this.listPartsJson(orgId, view, k + 1, 1)) as { items: Part[] };
+      parts.push(...items);
+    }
+    return parts;
+  }
+
   /** Every part in list order (generated ones are built on the fly). */
   *parts(): Generator<Part> {
     for (let i = 0; i < this.largeCatalogueSize; i++) yield this.large?.part(i) as Part;
