@@ -41,14 +41,12 @@ export const previewPart = defineTool({
     const unchecked = failed.map(({ kind, id, error }) => ({ kind, id, reason: shortErrorMessage(error) }));
     const order = (entry: { kind: ReferenceKind }) =>
       REFERENCE_KINDS.indexOf(entry.kind as (typeof REFERENCE_KINDS)[number]);
-    const unknown = await Promise.all(
-      missing
-        .sort((a, b) => order(a) - order(b))
-        .map(async (entry) => {
-          const hint = await search.suggest(entry.kind, entry.id, call);
-          return hint === undefined ? entry : { ...entry, didYouMean: hint };
-        }),
-    );
+    const sorted = missing.sort((a, b) => order(a) - order(b));
+    const hints = await search.suggestMany(sorted, call);
+    const unknown = sorted.map((entry, i) => {
+      const hint = hints[i];
+      return hint === undefined ? entry : { ...entry, didYouMean: hint };
+    });
     return {
       draft,
       ...records,

@@ -163,6 +163,8 @@ const FILTER_ARGUMENT: Record<FilterKind, keyof PartSearchArgs> = {
   category: "categoryId",
 };
 
+/** Unknown codes of one call that get a did-you-mean, at most (the others are listed without). */
+const MAX_SUGGESTED_PER_CALL = 30;
 /** Part ids a did-you-mean compares an unknown id with, at most. */
 const MAX_PART_CANDIDATES = 20_000;
 
@@ -324,6 +326,37 @@ export class PartSearch {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Did-you-mean hints for the unknown codes of one call (a draft's): each kind's candidates are
+   * made and folded once for all of them, and at most MAX_SUGGESTED_PER_CALL get a hint, so the
+   * work is bounded whatever the draft names.
+   */
+  async suggestMany(
+    entries: readonly { kind: SuggestKind; id: string }[],
+    call: CallOptions,
+  ): Promise<(string | undefined)[]> {
+    const candidates = new Map<SuggestKind, Promise<Candidate[]>>();
+    const of = (kind: SuggestKind) => {
+      let list = candidates.get(kind);
+      if (list === undefined) {
+        list = kind === "part" ? Promise.resolve(this.#partIds(call)) : this.#candidates(kind, call);
+        candidates.set(kind, list);
+      }
+      return list;
+    };
+    return Promise.all(
+      entries.map(async ({ kind, id }, i) => {
+        if (i >= MAX_SUGGESTED_PER_CALL) return undefined;
+        try {
+          const list = await of(kind);
+          return kind === "part" ? didYouMeanId(id, list as PartCandidate[]) : didYouMean(id, list);
+        } catch {
+          return undefined;
+        }
+      }),
+    );
   }
 
   /**
