@@ -5,7 +5,7 @@ import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Part } from "../../src/api/schemas";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
-import { connectInProcess, ERAS, type InProcessServer } from "../support/in-process";
+import { connectInProcess, ERAS, everyVisiblePart, type InProcessServer } from "../support/in-process";
 import { textOf } from "../support/mcp-server";
 
 interface Found {
@@ -29,15 +29,7 @@ describe.each(ERAS)("search (%s era)", (era) => {
   beforeAll(async () => {
     api = await startTestApi();
     server = await connectInProcess({ era, sharedApi: api });
-    visible = [];
-    for (let page = 1; ; page++) {
-      const listed = (await server.call("list_parts", { page, pageSize: 50 })).structuredContent as {
-        items: Part[];
-        hasMore: boolean;
-      };
-      visible.push(...listed.items);
-      if (!listed.hasMore) break;
-    }
+    visible = await everyVisiblePart(server);
   });
   afterAll(async () => {
     await server?.close();

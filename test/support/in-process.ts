@@ -2,6 +2,7 @@
 // 2025 (`initialize`) over the SDK's in-memory linked pair, 2026-07-28 (`server/discover`, the
 // per-request envelope) through `createMcpHandler`'s fetch with no socket. The server's own
 // client talks real HTTP to an embedded API on 127.0.0.1 that the test owns.
+
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -11,6 +12,7 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { createMcpHandler } from "@modelcontextprotocol/server";
+import type { Part } from "../../src/api/schemas";
 import { buildCatalogue } from "../../src/catalogue";
 import { PartsApiClient } from "../../src/client";
 import { startTestApi, type TestApi, type TestApiOptions } from "../../src/embedded/testing";
@@ -151,4 +153,17 @@ export async function connectInProcess(options: InProcessOptions = {}): Promise<
       if (!options.sharedApi) await api.close();
     },
   };
+}
+
+/** Every part the server's token sees, read page by page with list_parts: a search's ground truth. */
+export async function everyVisiblePart(server: InProcessServer): Promise<Part[]> {
+  const parts: Part[] = [];
+  for (let page = 1; ; page++) {
+    const listed = (await server.call("list_parts", { page, pageSize: 50 })).structuredContent as {
+      items: Part[];
+      hasMore: boolean;
+    };
+    parts.push(...listed.items);
+    if (!listed.hasMore) return parts;
+  }
 }
