@@ -7,8 +7,9 @@
 import type { z } from "zod";
 import { RESERVED_KEYS } from "./api/schemas";
 import { type ContractIssue, PartsApiError } from "./client";
-import { escapeInvisible, redact } from "./log";
+import { redact } from "./log";
 import { editDistance } from "./search/match";
+import { escapeInvisible } from "./text-gate";
 
 /**
  * How the server runs, which decides who can act on what:
@@ -162,7 +163,7 @@ function issuePath(path: readonly PropertyKey[], root = "(root)"): string {
 }
 
 /** Everything said to a person or a model passes here: no credential pattern, no control character. */
-function gate(text: string): string {
+export function gate(text: string): string {
   return escapeInvisible(redact(text));
 }
 

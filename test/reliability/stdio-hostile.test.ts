@@ -114,6 +114,33 @@ describe("stdio under hostile input", () => {
     expect(child.stderr()).not.toMatch(CRASH_TEXT);
   });
 
+  it("refuses a progress token too long to repeat in every notification, and sends none", async () => {
+    const child = start();
+    child.send(initialize);
+    child.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "search_parts",
+        arguments: { text: "bracket" },
+        _meta: { progressToken: "p".repeat(900_000) },
+      },
+    });
+    child.send(call(2, "get_process", { code: "sls" }));
+    const answers = await child.waitFor(3);
+    expect(byId(answers, 1)).toMatchObject({
+      error: {
+        code: -32602,
+        message: expect.stringMatching(/_meta\.progressToken must be a number or a string of at most 256/),
+      },
+    });
+    expect(answers.some((answer) => answer.method === "notifications/progress")).toBe(false);
+    expect(JSON.stringify(answers).length).toBeLessThan(20_000);
+    child.process.stdin.end();
+    expect((await child.exit)[0]).toBe(0);
+  });
+
   it("answers every message it cannot process with the error the JSON-RPC specification names", async () => {
     const child = start();
     child.send(initialize);
