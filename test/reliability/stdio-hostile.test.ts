@@ -294,4 +294,19 @@ describe("the stdio wire's in-flight limit", () => {
     expect(wire.inFlight).toBe(0);
     await wire.close();
   });
+
+  it("holds no progress for a client that does not read stdout: only answers wait for it", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough({ highWaterMark: 1024 });
+    const wire = new StdioWire({ maxMessageBytes: 1024 * 1024, maxInFlight: 4, stdin, stdout });
+    await wire.start();
+    const progress = (n: number) => ({
+      jsonrpc: "2.0" as const,
+      method: "notifications/progress",
+      params: { progressToken: "t", progress: n, message: "x".repeat(200) },
+    });
+    for (let n = 0; n < 1_000; n++) await wire.send(progress(n));
+    expect(stdout.writableLength).toBeLessThan(2 * 1024);
+    await wire.close();
+  });
 });
