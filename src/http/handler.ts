@@ -13,6 +13,7 @@ import { BodyTooLarge, readBody } from "../body";
 import type { Logger } from "../log";
 import { refusalFor } from "../message-guard";
 import type { AccessControl, OriginGuard } from "./access";
+import { BUSY_MESSAGE } from "./connections";
 
 export const MCP_PATH = "/mcp";
 const HEALTH_PATH = "/healthz";
@@ -94,6 +95,11 @@ export class McpHttpHandler {
   }
 
   #mcp(req: IncomingMessage, res: ServerResponse): void {
+    // Already answered 503 by the connection cap while it sent nothing (connections.ts).
+    if (req.socket.writableEnded) {
+      req.resume();
+      return;
+    }
     const admitted = this.#admit(req, res);
     if (admitted === "answered") return;
     if ("status" in admitted) {
@@ -174,8 +180,7 @@ export class McpHttpHandler {
     if (this.#options.crowded(req.socket)) {
       return {
         status: 503,
-        message:
-          "The server has too many open connections (PARTS_MCP_HTTP_MAX_CONNECTIONS): send the request again in a second, on a connection you keep.",
+        message: BUSY_MESSAGE,
         headers: { Connection: "close", "Retry-After": "1" },
       };
     }

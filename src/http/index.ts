@@ -65,9 +65,9 @@ async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpS
       headersTimeout: limits.http.headersTimeoutMs,
       requestTimeout: limits.http.requestTimeoutMs,
       keepAliveTimeout: limits.http.idleTimeoutMs,
-      // Node checks the two request time-outs this often (30 s by default): once a second keeps
-      // them close to what is configured.
-      connectionsCheckingInterval: 1_000,
+      // Node checks the two request time-outs this often (30 s by default): four times a second
+      // cuts a request within a quarter of a second of its time-out.
+      connectionsCheckingInterval: 250,
       maxHeaderSize: 16 * 1024,
     },
     handler.handle,
