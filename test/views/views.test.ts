@@ -201,7 +201,7 @@ describe("MCP Apps views", () => {
     }
   });
 
-  it("part card: every field by name with its code, dimensions with units, the bounding box to scale", async () => {
+  it("part card: every field by name with its code, dimensions in the API's numbers, the bounding box to scale", async () => {
     const part = await showcasePart();
     const open = await openView(await result("describe_part", { id: part.id }));
     try {
@@ -211,9 +211,14 @@ describe("MCP Apps views", () => {
       expect(await view.locator(".dimensions tbody tr").count()).toBe(
         Object.keys(part.dimensions ?? {}).length,
       );
-      expect(await view.locator(".dimensions").textContent()).toContain("mm");
+      // The API gives no units: none is shown, and the card says so (a 120 × 40 bracket does not "weigh 0.18 g").
+      const geometry = (await view.locator("section", { hasText: "Geometry" }).textContent()) ?? "";
+      expect(geometry).not.toMatch(/\b(mm|g|kg|in)\b|mm²|mm³/);
+      expect(geometry).toContain("it states no units");
       expect(await view.locator(".bbox svg polygon").count()).toBe(3);
-      expect(await view.locator(".bbox svg").getAttribute("aria-label")).toContain("drawn to scale");
+      const bboxLabel = (await view.locator(".bbox svg").getAttribute("aria-label")) ?? "";
+      expect(bboxLabel).toContain("drawn to scale");
+      expect(bboxLabel).not.toMatch(/\bmm\b/);
       const manufacturing = (await view.locator("section", { hasText: "Manufacturing" }).textContent()) ?? "";
       expect(manufacturing).toContain(part.processId as string);
       for (const code of part.standardIds ?? []) expect(manufacturing).toContain(code);
@@ -393,6 +398,56 @@ describe("MCP Apps views", () => {
       expect(await search.problems()).toEqual([]);
     } finally {
       await search.close();
+    }
+  });
+
+  it("isolates the direction of every upstream string: an override in a name cannot reverse the code beside it", async () => {
+    const part = await showcasePart();
+    const real = await result("describe_part", { id: part.id });
+    // What a server without the text gate would send: the override raw in the material's name.
+    const described = structuredClone(real.result.structuredContent) as {
+      material: { name: string; code: string };
+    };
+    described.material.name = `\u202E${described.material.name}`;
+    const open = await openView({ ...real, result: { ...real.result, structuredContent: described } });
+    try {
+      const { view, page } = open;
+      await view.locator("[data-view=part]").waitFor();
+      await view.locator(".fact", { hasText: "Material" }).locator("code").first().waitFor();
+      // Left edges of the code's first and last characters as drawn: in order unless reversed.
+      const edges = await inView<number[]>(
+        page,
+        `(() => {
+          const fact = [...document.querySelectorAll(".fact")].find((f) => f.querySelector("dt")?.textContent === "Material");
+          const code = fact.querySelector("code");
+          const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+          const text = walker.nextNode();
+          const at = (i) => { const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1); return r.getBoundingClientRect().left; };
+          return [at(0), at(text.length - 1)];
+        })()`,
+      );
+      expect(described.material.code.length).toBeGreaterThan(1);
+      expect(edges[0]).toBeLessThan(edges[1] as number);
+      // Every piece of text is an isolate, whatever screen draws it.
+      expect(await inView<number>(page, `document.querySelectorAll("bdi").length`)).toBeGreaterThan(10);
+      expect(await open.problems()).toEqual([]);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it("shows a name's invisible and direction-changing characters as visible marks, through the server's text gate", async () => {
+    const id = data<{ id: string }>(
+      await parts.call("create_part", { title: "Bracket \u202Efdp.exe\u200B" }),
+    ).id;
+    const card = await openView(await result("describe_part", { id }));
+    try {
+      await card.view.locator("[data-view=part]").waitFor();
+      const title = (await card.view.locator("h1").textContent()) ?? "";
+      expect(title).toBe("Bracket \\u202Efdp.exe\\u200B");
+      expect(title).not.toMatch(/[\u202E\u200B]/);
+    } finally {
+      await card.close();
     }
   });
 
