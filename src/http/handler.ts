@@ -12,6 +12,7 @@ import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextpr
 import { BodyTooLarge, readBody } from "../body";
 import type { Logger } from "../log";
 import { refusalFor } from "../message-guard";
+import { gateResponse } from "../text-gate";
 import type { AccessControl, OriginGuard } from "./access";
 import { BUSY_MESSAGE } from "./connections";
 
@@ -52,8 +53,12 @@ export class McpHttpHandler {
       onerror,
     });
     // The SDK is always handed the parsed body (#read enforces the size limit), so its own body
-    // limits never apply.
-    this.#serve = toNodeHandler(mcp, { onerror });
+    // limits never apply. What it answers passes the text gate, its own refusals included.
+    const gated = {
+      fetch: (request: Request, init?: Parameters<typeof mcp.fetch>[1]) =>
+        mcp.fetch(request, init).then(gateResponse),
+    };
+    this.#serve = toNodeHandler(gated, { onerror });
   }
 
   /** MCP requests accepted and not yet answered. */

@@ -124,6 +124,18 @@ describe.each(ERAS)("nothing invisible reaches a client or a log (%s era)", (era
     const notFound = await parts.call("get_material", { code: "\u2066nope\u00AD" });
     expect(notFound.isError).toBe(true);
     expect(rawIn(notFound)).toBeUndefined();
+    // A protocol error that repeats what the client sent.
+    const unknownTool = await parts.client.callTool({ name: "get\u202Epart\u{E0041}", arguments: {} }).then(
+      () => "answered",
+      (error: Error) => error.message,
+    );
+    expect(unknownTool).toMatch(/Unknown tool get\\u202Epart/);
+    expect(rawIn(unknownTool)).toBeUndefined();
+    const unknownPrompt = await parts.client.getPrompt({ name: "rfq\u2066status" }).then(
+      () => "answered",
+      (error: Error) => error.message,
+    );
+    expect(rawIn(unknownPrompt)).toBeUndefined();
     expect(parts.logs()).not.toBe("");
     expect(RAW_INVISIBLE.exec(parts.logs())?.[0]).toBeUndefined();
   });

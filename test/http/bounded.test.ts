@@ -89,6 +89,32 @@ describe("prompt arguments are bounded and valid before anything goes upstream",
   });
 });
 
+describe("what the SDK answers before any server sees the request passes the text gate too", () => {
+  it("a 2026-07-28 refusal that repeats a tool name with a bidi override writes it escaped", async () => {
+    const res = await raw(server.url, {
+      headers: { ...MCP_HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 8,
+        method: "tools/call",
+        params: {
+          name: "get\u202Epart\u{E0041}",
+          arguments: {},
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      }),
+    });
+    expect(res.status).toBe(400);
+    const { message } = JSON.parse(res.body).error;
+    expect(message).toContain("get\\u202Epart\\uDB40\\uDC41");
+    expect(message).not.toMatch(/[\u202E\u{E0041}]/u);
+  });
+});
+
 describe("completion/complete with missing or unknown fields", () => {
   it("no argument: -32602 naming argument", async () => {
     const { body } = await post("completion/complete", { ref: { type: "ref/prompt", name: "rfq_status" } });
