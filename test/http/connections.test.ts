@@ -73,7 +73,7 @@ describe("request time-outs hold within a second", () => {
 
 describe("the connection cap answers, and idle connections give way", () => {
   it("a connection past the cap that is slow to send its request gets 503, never a bare close", async () => {
-    api.faults.add({ endpoint: "getProcess", action: { kind: "latency", ms: 4_000 } });
+    api.faults.add({ endpoint: "getProcess", action: { kind: "latency", ms: 2_500 } });
     const server = await spawnHttpServer({
       api,
       env: { PARTS_MCP_HTTP_MAX_CONNECTIONS: "2", PARTS_MCP_CACHE_TTL_MS: "0" },
