@@ -151,6 +151,29 @@ describe("the connection cap answers, and idle connections give way", () => {
     }
   });
 
+  it("with 1,000 idle sockets open at the default cap, a real client's calls succeed", async () => {
+    const server = await spawnHttpServer({ api });
+    try {
+      const idle = await Promise.all(Array.from({ length: 1_000 }, () => openSocket(server.url)));
+      const answers = idle.map((socket) => readUntilClosed(socket));
+      await sleep(1_300);
+      const client = await connect(server.url);
+      try {
+        expect(ok(await call(client, "get_process", { code: "sls" })).code).toBe("sls");
+        expect(ok(await call(client, "get_material", { code: "ti64" })).code).toBe("ti64");
+      } finally {
+        await client.close();
+      }
+      for (const socket of idle) socket.end();
+      // Every one the server closed itself was answered first: past the cap, or giving way.
+      const closedByServer = (await Promise.all(answers)).filter(({ data }) => data !== "");
+      expect(closedByServer.length).toBeGreaterThanOrEqual(488);
+      for (const { data } of closedByServer) expect(data).toMatch(/^HTTP\/1\.1 503/);
+    } finally {
+      await server.stop();
+    }
+  }, 30_000);
+
   it("2,000 calls at once on 2,000 connections: every one answered, none reset", async () => {
     const server = await spawnHttpServer({ api });
     try {
