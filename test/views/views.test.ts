@@ -401,35 +401,62 @@ describe("MCP Apps views", () => {
     }
   });
 
-  it("isolates the direction of every upstream string: an override in a name cannot reverse the code beside it", async () => {
+  /** Opens the part card with the material's name and code replaced, as a server might send them. */
+  async function cardWithMaterial(name: (real: string) => string, code?: string): Promise<OpenView> {
     const part = await showcasePart();
     const real = await result("describe_part", { id: part.id });
-    // What a server without the text gate would send: the override raw in the material's name.
     const described = structuredClone(real.result.structuredContent) as {
       material: { name: string; code: string };
     };
-    described.material.name = `\u202E${described.material.name}`;
+    described.material.name = name(described.material.name);
+    if (code) described.material.code = code;
     const open = await openView({ ...real, result: { ...real.result, structuredContent: described } });
+    await open.view.locator(".fact", { hasText: "Material" }).locator("code").first().waitFor();
+    return open;
+  }
+
+  /** Left and right edges, as drawn, of the material's name and of the first and last characters of its code. */
+  const MATERIAL_EDGES = `(() => {
+    const fact = [...document.querySelectorAll(".fact")].find((f) => f.querySelector("dt")?.textContent === "Material");
+    const named = fact.querySelector(".named");
+    const box = (node, from, to) => { const r = document.createRange(); r.setStart(node, from); r.setEnd(node, to); return r.getBoundingClientRect(); };
+    const textOf = (element) => document.createTreeWalker(element, NodeFilter.SHOW_TEXT).nextNode();
+    const name = textOf(named.firstElementChild);
+    const code = textOf(named.querySelector("code"));
+    const nameBox = box(name, 0, name.length);
+    return { nameLeft: nameBox.left, nameRight: nameBox.right, codeFirst: box(code, 0, 1).left, codeLast: box(code, code.length - 1, code.length).left, name: name.data };
+  })()`;
+
+  interface Edges {
+    nameLeft: number;
+    nameRight: number;
+    codeFirst: number;
+    codeLast: number;
+    name: string;
+  }
+
+  it("an override in a name, whoever sent it, is shown as a mark and cannot reverse the code beside it", async () => {
+    // What a server without the text gate would send: the override raw in the material's name.
+    const open = await cardWithMaterial((name) => `\u202E${name}`);
     try {
-      const { view, page } = open;
-      await view.locator("[data-view=part]").waitFor();
-      await view.locator(".fact", { hasText: "Material" }).locator("code").first().waitFor();
-      // Left edges of the code's first and last characters as drawn: in order unless reversed.
-      const edges = await inView<number[]>(
-        page,
-        `(() => {
-          const fact = [...document.querySelectorAll(".fact")].find((f) => f.querySelector("dt")?.textContent === "Material");
-          const code = fact.querySelector("code");
-          const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
-          const text = walker.nextNode();
-          const at = (i) => { const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1); return r.getBoundingClientRect().left; };
-          return [at(0), at(text.length - 1)];
-        })()`,
-      );
-      expect(described.material.code.length).toBeGreaterThan(1);
-      expect(edges[0]).toBeLessThan(edges[1] as number);
+      const edges = await inView<Edges>(open.page, MATERIAL_EDGES);
+      expect(edges.name.startsWith("\\u202E")).toBe(true);
+      expect(edges.codeFirst).toBeLessThan(edges.codeLast);
+      expect(await open.problems()).toEqual([]);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it("isolates the direction of every piece of text: a right-to-left name does not move the code beside it", async () => {
+    const open = await cardWithMaterial(() => "פוליאמיד", "12-40");
+    try {
+      const edges = await inView<Edges>(open.page, MATERIAL_EDGES);
+      // Read left to right, the name comes first and the code after it, in its own order.
+      expect(edges.codeFirst).toBeGreaterThan(edges.nameRight);
+      expect(edges.codeFirst).toBeLessThan(edges.codeLast);
       // Every piece of text is an isolate, whatever screen draws it.
-      expect(await inView<number>(page, `document.querySelectorAll("bdi").length`)).toBeGreaterThan(10);
+      expect(await inView<number>(open.page, `document.querySelectorAll("bdi").length`)).toBeGreaterThan(10);
       expect(await open.problems()).toEqual([]);
     } finally {
       await open.close();

@@ -2,8 +2,11 @@
 // string of markup is ever parsed, so a part titled `<img src=x onerror=…>` shows those
 // characters and runs nothing. Attribute values are set with setAttribute (never parsed as HTML),
 // and no attribute that loads or navigates (href, src, on*) takes data from a result. Every piece
-// of text is its own bidi isolate (`<bdi>`: its direction from its own letters, none leaking out),
-// so a right-to-left override or an Arabic or Hebrew name cannot reorder the code shown beside it.
+// of text passes the server's own text gate (invisible and direction-changing characters shown as
+// `\uXXXX`, whoever sent them) and is its own bidi isolate (`<bdi>`: its direction from its own
+// letters, none leaking out), so neither an override nor an Arabic or Hebrew name can reorder the
+// code shown beside it.
+import { escapeInvisible } from "../../src/text-gate";
 
 export type Child = Node | string | number | false | null | undefined | readonly Child[];
 type AttrValue = string | number | boolean | undefined | null;
@@ -22,7 +25,7 @@ function append(parent: Node, children: readonly Child[]): void {
 
 /** Text as a bidi isolate; in SVG, where there is no `<bdi>`, as plain text (numbers only there). */
 function isolated(parent: Node, text: string): Node {
-  const node = document.createTextNode(text);
+  const node = document.createTextNode(escapeInvisible(text));
   if (parent instanceof SVGElement) return node;
   const isolate = document.createElement("bdi");
   isolate.appendChild(node);
