@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { escapeInvisible, gateValue } from "../../src/text-gate";
 import { connectInProcess, ERAS, type InProcessServer } from "../support/in-process";
+import { startServer } from "../support/mcp-server";
 
 /** What must never reach a client or a log raw (tab, line feed and carriage return are text). */
 const RAW_INVISIBLE = /(?![\t\n\r])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u{E0000}-\u{E007F}]/u;
@@ -138,5 +139,24 @@ describe.each(ERAS)("nothing invisible reaches a client or a log (%s era)", (era
     expect(rawIn(unknownPrompt)).toBeUndefined();
     expect(parts.logs()).not.toBe("");
     expect(RAW_INVISIBLE.exec(parts.logs())?.[0]).toBeUndefined();
+  });
+});
+
+describe("over stdio, as mcp.json starts the server", () => {
+  it("a hostile upstream's title reaches neither the client nor stderr raw", async () => {
+    const api = await startTestApi();
+    const proxy = await hostileProxy(api);
+    const server = await startServer({ sharedApi: { ...api, url: proxy.url }, era: "2026" });
+    try {
+      const part = api.store.sampleParts()[0];
+      const result = await server.call("get_part", { id: part?.id as string });
+      expect(JSON.stringify(result)).toContain("exe.fdp");
+      expect(rawIn(result)).toBeUndefined();
+      expect(RAW_INVISIBLE.exec(server.stderr())?.[0]).toBeUndefined();
+    } finally {
+      await server.close();
+      await new Promise((resolve) => proxy.server.close(resolve));
+      await api.close();
+    }
   });
 });
