@@ -14,7 +14,6 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { ToolContext, ToolDefinition } from "../tools/define";
-
 import { registerViews } from "./apps/views";
 import type { Catalogue, CatalogueEntry } from "./catalogue";
 import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } from "./client";
@@ -82,31 +81,30 @@ type ToolOutcome =
 const STATIC_LIST: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
 
 export function createServer(options: ServerOptions): McpServer {
-  // Every result, error and notification this server sends passes the one text gate.
-  const server = gateServer(
-    new McpServer(
-      { name: "parts-mcp", title: "Parts and Sourcing", version: VERSION },
-      {
-        // Declared once, here: these lists never change at run time. `logging` is accepted (some
-        // clients set a level first) although logs go to stderr, never to the client.
-        capabilities: {
-          tools: { listChanged: false },
-          resources: { listChanged: false },
-          prompts: { listChanged: false },
-          completions: {},
-          logging: {},
-        },
-        instructions: instructions(options.connection, options.catalogue),
-        cacheHints: {
-          "tools/list": STATIC_LIST,
-          "prompts/list": STATIC_LIST,
-          "resources/templates/list": STATIC_LIST,
-          "server/discover": STATIC_LIST,
-          "resources/list": { ttlMs: options.cacheTtlMs, cacheScope: "private" },
-        },
+  const server = new McpServer(
+    { name: "parts-mcp", title: "Parts and Sourcing", version: VERSION },
+    {
+      // Declared once, here: these lists never change at run time. `logging` is accepted (some
+      // clients set a level first) although logs go to stderr, never to the client.
+      capabilities: {
+        tools: { listChanged: false },
+        resources: { listChanged: false },
+        prompts: { listChanged: false },
+        completions: {},
+        logging: {},
       },
-    ),
+      instructions: instructions(options.connection, options.catalogue),
+      cacheHints: {
+        "tools/list": STATIC_LIST,
+        "prompts/list": STATIC_LIST,
+        "resources/templates/list": STATIC_LIST,
+        "server/discover": STATIC_LIST,
+        "resources/list": { ttlMs: options.cacheTtlMs, cacheScope: "private" },
+      },
+    },
   );
+  // Every result, error and notification this server sends passes the one text gate.
+  gateServer(server);
   const findPart = findPartAdvice((tool) => options.catalogue.has(tool));
   const scope: RequestScope = {
     api: options.api,

@@ -89,7 +89,7 @@ function gateMessage(message: Outgoing): Outgoing {
 }
 
 /** Puts the gate on every message `server` sends, whichever transport it is connected to. */
-export function gateServer(server: McpServer): McpServer {
+export function gateServer(server: McpServer): void {
   const inner = server.server;
   const connect = inner.connect.bind(inner);
   inner.connect = (transport: Transport) => {
@@ -97,7 +97,6 @@ export function gateServer(server: McpServer): McpServer {
     transport.send = (message, options) => send(gateMessage(message), options);
     return connect(transport);
   };
-  return server;
 }
 
 /** A JSON escape (`\u0007`, `\ud800`) may stand for what is gated, so such text is parsed to be sure. */
