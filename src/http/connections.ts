@@ -15,7 +15,7 @@ import type { Logger } from "../log";
 const CROWDED_GRACE_MS = 1_000;
 /** A connection idle this long may be closed to let a new one in. */
 const MIN_IDLE_MS = 1_000;
-/** How long a connection answered and ended here may take to close its side. */
+/** How long a connection answered and ended here may stay open, whatever it sends. */
 const LINGER_MS = 5_000;
 /** At most one "limit reached" line in this long. */
 const LOG_EVERY_MS = 10_000;
@@ -139,5 +139,7 @@ function answerBusy(socket: Socket): void {
   socket.end(
     `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${body}`,
   );
-  socket.setTimeout(LINGER_MS, () => socket.destroy());
+  const linger = setTimeout(() => socket.destroy(), LINGER_MS);
+  linger.unref();
+  socket.once("close", () => clearTimeout(linger));
 }
