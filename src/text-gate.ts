@@ -154,7 +154,11 @@ export async function gateResponse(response: Response): Promise<Response> {
   const headers = new Headers(response.headers);
   headers.delete("content-length");
   const init = { status: response.status, statusText: response.statusText, headers };
-  if (type.startsWith("application/json")) return new Response(gateJsonText(await response.text()), init);
+  if (type.startsWith("application/json")) {
+    const body = new TextEncoder().encode(gateJsonText(await response.text()));
+    headers.set("content-length", String(body.byteLength));
+    return new Response(body, init);
+  }
   if (!type.startsWith("text/event-stream")) return response;
   const body = response.body
     .pipeThrough(new TextDecoderStream())

@@ -182,14 +182,19 @@ describe("the connection cap answers, and idle connections give way", () => {
           raw(server.url, { headers: MCP_HEADERS, body: toolCall("get_process", { code: "sls" }, i + 1) }),
         ),
       );
-      const failed = outcomes.filter((outcome) => outcome.status === "rejected");
-      expect(failed.map((outcome) => String((outcome as PromiseRejectedResult).reason)).slice(0, 3)).toEqual(
-        [],
+      const failed = outcomes.flatMap((outcome) =>
+        outcome.status === "rejected" ? [String(outcome.reason)] : [],
       );
+      const statuses: Record<number, number> = {};
       for (const outcome of outcomes) {
-        const res = (outcome as PromiseFulfilledResult<{ status: number }>).value;
-        expect([200, 503]).toContain(res.status);
+        if (outcome.status === "fulfilled")
+          statuses[outcome.value.status] = (statuses[outcome.value.status] ?? 0) + 1;
       }
+      console.log("flood of 2,000:", JSON.stringify(statuses));
+      expect(failed.slice(0, 3), JSON.stringify(statuses)).toEqual([]);
+      // Served, or told to come back: busy (in-flight limit) or crowded (connection cap).
+      expect(Object.keys(statuses).filter((status) => !["200", "503", "408"].includes(status))).toEqual([]);
+      expect(statuses[200]).toBeGreaterThan(0);
     } finally {
       await server.stop();
     }
