@@ -7,8 +7,9 @@
 import type { z } from "zod";
 import { RESERVED_KEYS } from "./api/schemas";
 import { type ContractIssue, PartsApiError } from "./client";
-import { escapeInvisible, redact } from "./log";
+import { redact } from "./log";
 import { editDistance } from "./search/match";
+import { escapeInvisible } from "./text-gate";
 
 /**
  * How the server runs, which decides who can act on what:
@@ -30,6 +31,8 @@ export interface FailureContext {
   timeoutMs: number;
   /** How a part is found with the tools served, for "check before calling again". */
   findPart?: string;
+  /** The setting the API's address came from, as the person set it (PARTS_API_SANDBOX_URL, say). */
+  urlSetting?: string;
 }
 
 /** How a part is found with the tools a server serves (`has`), for "check before calling again". */
@@ -162,7 +165,7 @@ function issuePath(path: readonly PropertyKey[], root = "(root)"): string {
 }
 
 /** Everything said to a person or a model passes here: no credential pattern, no control character. */
-function gate(text: string): string {
+export function gate(text: string): string {
   return escapeInvisible(redact(text));
 }
 
@@ -185,7 +188,7 @@ function explain(error: PartsApiError, context: FailureContext): string {
     case "http":
       return explainStatus(error, context, said, attempts, effect);
     case "network":
-      return `Could not reach the Parts API${attempts}${said}. ${reachAdvice(context.mode)}${effect}`;
+      return `Could not reach the Parts API${attempts}${said}. ${reachAdvice(context)}${effect}`;
     case "timeout":
       return `The Parts API did not answer within ${seconds(context.timeoutMs)} s${attempts}. Try again; if it keeps happening, ${raise("PARTS_API_TIMEOUT_MS", context.mode)}.${effect}`;
     case "cancelled":
@@ -195,7 +198,7 @@ function explain(error: PartsApiError, context: FailureContext): string {
     case "too_large":
       return `The Parts API's response was too large and was refused${said}. Ask for less (for example a smaller pageSize)${context.mode === "stdio" ? ", or raise PARTS_API_MAX_RESPONSE_BYTES" : ""}.${effect}`;
     case "redirect":
-      return `The Parts API answered with a redirect (${error.status}), which is not followed so that the token is never sent elsewhere. ${context.mode === "stdio" ? "Check PARTS_API_BASE_URL." : "The operator of this parts-mcp server should check its API base URL."}`;
+      return `The Parts API answered with a redirect (${error.status}), which is not followed so that the token is never sent elsewhere. ${context.mode === "stdio" ? `Check ${context.urlSetting ?? "PARTS_API_BASE_URL"}.` : "The operator of this parts-mcp server should check its API base URL."}`;
   }
 }
 
@@ -258,9 +261,9 @@ const FORBIDDEN_ADVICE: Record<ServingMode, string> = {
   "http-per-user": "Send a token with the right permissions in the X-Parts-Api-Token header.",
 };
 
-function reachAdvice(mode: ServingMode): string {
+function reachAdvice({ mode, urlSetting = "PARTS_API_BASE_URL" }: FailureContext): string {
   return mode === "stdio"
-    ? "Check PARTS_API_BASE_URL (or PARTS_API_ENV) and the network, then try again."
+    ? `Check ${urlSetting} (or PARTS_API_ENV) and the network, then try again.`
     : "Try again later; if it keeps failing, the operator of this parts-mcp server should check its connection to the Parts API.";
 }
 

@@ -3,10 +3,15 @@
 // serialised, so a line is always valid JSON: known secrets in every form they can take in text,
 // bearer tokens, Authorization values, URL query strings (a SAS URL's query is a credential),
 // signature parameters and user:password in URLs. Control, bidi and zero-width characters are
-// escaped, so that nothing an upstream wrote can recolour a terminal or reorder a line.
+// escaped by the one text gate (text-gate.ts), so that nothing an upstream wrote can recolour a
+// terminal or reorder a line.
 // The same redaction and escaping serve the client's error facts (src/client/upstream-text.ts).
 
 import { inspect } from "node:util";
+import { escapeInvisible } from "./text-gate";
+
+// The client's error facts escape upstream text with the same gate (src/client/upstream-text.ts).
+export { escapeInvisible };
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -287,23 +292,6 @@ export function redact(text: string, secrets: SecretSet | Iterable<string> = [])
     .replace(ENCODED_URL_QUERY, `$1$2${REDACTED}`)
     .replace(SECRET_PARAM, `$1${REDACTED}`)
     .replace(ENCODED_SECRET_PARAM, `$1${REDACTED}`);
-}
-
-// C0 and C1 controls (tab, line feed and carriage return aside), DEL, zero-width and bidi
-// controls, line and paragraph separators, the byte order mark.
-const INVISIBLE =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-
-/**
- * Control, bidi and zero-width characters as `\uXXXX`: in plain text a visible mark of what was
- * there, in JSON text an escape that stands for the same character.
- */
-export function escapeInvisible(text: string): string {
-  return text.replace(
-    INVISIBLE,
-    (char) => `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`,
-  );
 }
 
 /** A logger that writes nothing (for tests and library use). */

@@ -13,18 +13,20 @@ import {
   ProtocolErrorCode,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { ToolDefinition } from "../tools/define";
+import type { ToolContext, ToolDefinition } from "../tools/define";
 import { registerViews } from "./apps/views";
 import type { Catalogue, CatalogueEntry } from "./catalogue";
 import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } from "./client";
-import { findPartAdvice, invalidArgumentsMessage, type ServingMode, toolErrorMessage } from "./errors";
+import { findPartAdvice, gate, invalidArgumentsMessage, type ServingMode, toolErrorMessage } from "./errors";
 import { collectWhenIdle } from "./idle-gc";
-import { escapeInvisible, type Logger } from "./log";
+import type { Logger } from "./log";
+import { echoableProgressToken } from "./message-guard";
 import { registerPrompts } from "./prompts";
 import type { ReferenceData, ReferenceKind } from "./reference";
 import { explainUnknownAddresses, registerResources, resourceUri } from "./resources";
 import { type PartSearch, SearchRefusal, type SuggestKind } from "./search";
 import type { SeenRecords } from "./seen";
+import { escapeInvisible, gateServer } from "./text-gate";
 import { VERSION } from "./version";
 
 export interface Connection {
@@ -32,6 +34,8 @@ export interface Connection {
   baseUrl: string;
   /** True when the upstream is the embedded sample API, not a real service. */
   embedded: boolean;
+  /** The setting the base URL came from, to name in advice (PARTS_API_SANDBOX_URL, say). */
+  urlSetting?: string;
 }
 
 export interface ServerOptions {
@@ -103,6 +107,8 @@ export function createServer(options: ServerOptions): McpServer {
       },
     },
   );
+  // Every result, error and notification this server sends passes the one text gate.
+  gateServer(server);
   const findPart = findPartAdvice((tool) => options.catalogue.has(tool));
   const scope: RequestScope = {
     api: options.api,
@@ -133,6 +139,7 @@ export function createServer(options: ServerOptions): McpServer {
         mode: options.mode,
         timeoutMs: options.timeoutMs,
         findPart,
+        ...(options.connection.urlSetting && { urlSetting: options.connection.urlSetting }),
       }),
     run: async ({ tool, input }, args, ctx) => {
       collectWhenIdle();
@@ -141,18 +148,21 @@ export function createServer(options: ServerOptions): McpServer {
         return { ok: false, invalid: true, message: invalidArgumentsMessage(tool.name, parsed.error, input) };
       }
       const call = scope.callOptions(ctx);
+      const { progress, flush } = progressReporter(ctx);
       try {
-        const data = await tool.handler(parsed.data, {
-          api: options.api,
-          reference: options.reference,
-          search: options.search,
-          call,
-          ...progressReporter(ctx),
-        });
+        const data = await tool
+          .handler(parsed.data, {
+            api: options.api,
+            reference: options.reference,
+            search: options.search,
+            call,
+            ...(progress && { progress }),
+          })
+          .finally(flush);
         options.seen.record([...(tool.mentions?.(data) ?? []), ...(tool.links?.(data) ?? [])], call);
         return { ok: true, data };
       } catch (error) {
-        if (error instanceof SearchRefusal) return { ok: false, message: error.message };
+        if (error instanceof SearchRefusal) return { ok: false, message: gate(error.message) };
         const status = error instanceof PartsApiError ? error.status : undefined;
         const closest = await suggestionsFor(tool, parsed.data, error, options.search, call);
         // The API names one unknown code at a time; a served tool that prepares this one's calls
@@ -248,23 +258,50 @@ async function closestTo(
   return hint ? `"${value}": ${hint}` : undefined;
 }
 
-/** A `progress` callback for the handler when the request carries a progress token. */
-function progressReporter(ctx: ServerContext) {
+/**
+ * Progress notifications one request may send, and how often: with the token's own cap
+ * (message-guard.ts), what one request can make the server write, or hold for a client that does
+ * not read, stays small. Updates in between are merged into the next; the last always goes.
+ */
+export const MAX_PROGRESS_NOTIFICATIONS = 100;
+const PROGRESS_INTERVAL_MS = 100;
+
+type ProgressUpdate = { progress: number; total?: number; message?: string };
+
+/**
+ * A `progress` callback for the handler when the request carries a progress token the server
+ * echoes (one that message-guard.ts accepts: transports refuse the others before this), and
+ * `flush`, which sends the last update held back, before the answer.
+ */
+function progressReporter(ctx: ServerContext): Pick<ToolContext, "progress"> & { flush: () => void } {
   const progressToken = ctx.mcpReq._meta?.progressToken;
-  if (progressToken === undefined) return {};
+  if (!echoableProgressToken(progressToken)) return { flush: () => {} };
+  let sent = 0;
+  let sentAt = Number.NEGATIVE_INFINITY;
+  let held: ProgressUpdate | undefined;
+  const send = (update: ProgressUpdate) => {
+    sent++;
+    sentAt = Date.now();
+    held = undefined;
+    void ctx.mcpReq
+      .notify({
+        method: "notifications/progress",
+        params: {
+          progressToken,
+          progress: update.progress,
+          ...(update.total !== undefined && { total: update.total }),
+          ...(update.message !== undefined && { message: update.message }),
+        },
+      })
+      .catch(() => {});
+  };
   return {
-    progress: (progress: number, total?: number, message?: string) => {
-      void ctx.mcpReq
-        .notify({
-          method: "notifications/progress",
-          params: {
-            progressToken,
-            progress,
-            ...(total !== undefined && { total }),
-            ...(message !== undefined && { message }),
-          },
-        })
-        .catch(() => {});
+    progress: (progress, total, message) => {
+      held = { progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) };
+      if (sent < MAX_PROGRESS_NOTIFICATIONS - 1 && Date.now() - sentAt >= PROGRESS_INTERVAL_MS) send(held);
+    },
+    flush: () => {
+      if (held && sent < MAX_PROGRESS_NOTIFICATIONS) send(held);
     },
   };
 }

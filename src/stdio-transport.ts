@@ -4,7 +4,8 @@
 // silently, and a line over 10 MiB closes its reader); at most `maxInFlight` requests are
 // handled at once, and stdin is not read further until one is answered and its answer has left
 // (so a client that floods, or stops reading stdout, holds the server's memory to that many
-// answers); and `finish` stops reading and waits for the requests in flight, so that the process
+// answers, and progress notifications, which are advice, are dropped while stdout is full); and
+// `finish` stops reading and waits for the requests in flight, so that the process
 // answers them before it exits (stdio.ts).
 import type { Readable, Writable } from "node:stream";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
@@ -88,9 +89,18 @@ export class StdioWire implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) throw new Error("stdio is closed");
+    if (
+      "method" in message &&
+      message.method === "notifications/progress" &&
+      this.#stdout.writableNeedDrain
+    ) {
+      return;
+    }
     const id = "id" in message && !("method" in message) ? message.id : undefined;
-    if (!this.#stdout.write(`${JSON.stringify(message)}\n`)) await this.#drained();
-    if (id !== undefined && id !== null) this.#answered(id);
+    const written = this.#stdout.write(`${JSON.stringify(message)}\n`);
+    if (id === undefined || id === null) return;
+    if (!written) await this.#drained();
+    this.#answered(id);
   }
 
   async close(): Promise<void> {

@@ -46,7 +46,12 @@ export async function openUpstream(
     // Kept as long as reference records: both are what this token was shown, as fresh as each other.
     search: new PartSearch(api, reference, token, { ...search, seen, ttlMs: cache.ttlMs }),
     token,
-    connection: { environment: config.environment, baseUrl, embedded: config.baseUrl === undefined },
+    connection: {
+      environment: config.environment,
+      baseUrl,
+      embedded: config.baseUrl === undefined,
+      ...(config.baseUrlVariable && { urlSetting: config.baseUrlVariable }),
+    },
     close: async () => {
       await api.close();
       await closeEmbedded();

@@ -164,6 +164,19 @@ describe("control and bidi characters from upstream text", () => {
     );
     expect(escapeInvisible("tab\tand newline\nstay")).toBe("tab\tand newline\nstay");
   });
+
+  it("tag characters and every other format character are escaped too, and the line parses back", () => {
+    // Tags spell hidden text for models; soft hyphen, Arabic letter mark, word joiner, interlinear
+    // annotation and the Mongolian vowel separator are format characters a person does not see.
+    const hidden = "ok\u{E0001}\u{E0049}\u{E0047}\u{E007F} \u00AD\u061C\u2060\uFFF9\u180E\u2028end";
+    const { logger, lines } = capture("info");
+    logger.warn(hidden, { upstream: hidden });
+    expect(lines[0]).not.toMatch(/[\p{Cf}\p{Zl}\u{E0000}-\u{E007F}]/u);
+    expect(lines[0]).toContain("\\uDB40\\uDC49");
+    const line = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(line.msg).toBe(hidden);
+    expect(line.upstream).toBe(hidden);
+  });
 });
 
 describe("redact", () => {

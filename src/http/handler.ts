@@ -12,7 +12,9 @@ import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextpr
 import { BodyTooLarge, readBody } from "../body";
 import type { Logger } from "../log";
 import { refusalFor } from "../message-guard";
+import { gateResponse } from "../text-gate";
 import type { AccessControl, OriginGuard } from "./access";
+import { BUSY_MESSAGE } from "./connections";
 
 export const MCP_PATH = "/mcp";
 const HEALTH_PATH = "/healthz";
@@ -51,8 +53,12 @@ export class McpHttpHandler {
       onerror,
     });
     // The SDK is always handed the parsed body (#read enforces the size limit), so its own body
-    // limits never apply.
-    this.#serve = toNodeHandler(mcp, { onerror });
+    // limits never apply. What it answers passes the text gate, its own refusals included.
+    const gated = {
+      fetch: (request: Request, init?: Parameters<typeof mcp.fetch>[1]) =>
+        mcp.fetch(request, init).then(gateResponse),
+    };
+    this.#serve = toNodeHandler(gated, { onerror });
   }
 
   /** MCP requests accepted and not yet answered. */
@@ -94,6 +100,11 @@ export class McpHttpHandler {
   }
 
   #mcp(req: IncomingMessage, res: ServerResponse): void {
+    // Already answered 503 by the connection cap while it sent nothing (connections.ts).
+    if (req.socket.writableEnded) {
+      req.resume();
+      return;
+    }
     const admitted = this.#admit(req, res);
     if (admitted === "answered") return;
     if ("status" in admitted) {
@@ -174,8 +185,7 @@ export class McpHttpHandler {
     if (this.#options.crowded(req.socket)) {
       return {
         status: 503,
-        message:
-          "The server has too many open connections (PARTS_MCP_HTTP_MAX_CONNECTIONS): send the request again in a second, on a connection you keep.",
+        message: BUSY_MESSAGE,
         headers: { Connection: "close", "Retry-After": "1" },
       };
     }

@@ -72,7 +72,7 @@ describe("slow and idle clients", () => {
     }
   });
 
-  it("caps open connections: past the cap a request is answered 503, an idle socket closed; one log line", async () => {
+  it("caps open connections: past the cap a silent socket is answered 503 and closed, idle ones give way; one log line", async () => {
     const server = await spawnHttpServer({ api, env: { PARTS_MCP_HTTP_MAX_CONNECTIONS: "4" } });
     try {
       const sockets = await Promise.all(Array.from({ length: 8 }, () => openSocket(server.url)));
@@ -85,13 +85,12 @@ describe("slow and idle clients", () => {
       const dropped = (await Promise.all(closed.slice(4))).filter(Boolean).length;
       expect(dropped).toBe(4);
       expect(server.stderr().match(/connection limit reached/g)).toHaveLength(1);
-      const crowded = await raw(server.url, {
+      // The four left have been idle for a second: a real request takes the place of one of them.
+      const served = await raw(server.url, {
         headers: MCP_HEADERS,
         body: toolCall("get_process", { code: "sls" }),
       });
-      expect(crowded.status).toBe(503);
-      expect(crowded.headers["retry-after"]).toBe("1");
-      expect(JSON.parse(crowded.body).error.message).toMatch(/too many open connections.*again/);
+      expect(served.status).toBe(200);
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => setTimeout(resolve, 100));
       const health = await raw(server.url.replace("/mcp", "/healthz"), { method: "GET" });

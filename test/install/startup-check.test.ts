@@ -100,6 +100,27 @@ describe("the start-up check of a remote environment", () => {
     expect(overridden.line).toContain("check PARTS_API_BASE_URL");
   });
 
+  it("a tool call that cannot reach the API names the variable that was set, too", async () => {
+    const url = await deadUrl();
+    const entry = mcpJsonEntry();
+    const env = { PARTS_API_ENV: "sandbox", PARTS_API_SANDBOX_URL: url, PARTS_API_TOKEN: TOKEN };
+    const server = await startAsClient(
+      entry.command,
+      entry.args,
+      clientEnv({ ...entry.env, ...env, PARTS_API_MAX_RETRIES: "0" }),
+      elsewhere(),
+    );
+    try {
+      const result = await server.client.callTool({ name: "get_part", arguments: { id: "prt_x" } });
+      const text = (result.content as { text: string }[])[0]?.text ?? "";
+      expect(result.isError).toBe(true);
+      expect(text).toContain("Check PARTS_API_SANDBOX_URL (or PARTS_API_ENV)");
+      expect(text).not.toContain("PARTS_API_BASE_URL");
+    } finally {
+      await server.close();
+    }
+  });
+
   it("says when the URL and token work", async () => {
     const { line } = await checkLine({
       PARTS_API_ENV: "sandbox",

@@ -457,7 +457,7 @@ describe.each(ERAS)("tools (%s era)", (era) => {
       expect(text).toMatch(/RFQs and factories can be read only by id/);
     });
 
-    it("writes bidi and other invisible controls from upstream text as escapes in the text, not raw", async () => {
+    it("writes bidi and other invisible controls from upstream text as escapes in the text and the structured content, not raw", async () => {
       const title = "Bracket \u202Egpj.exe\u202C \u0007\u001b[31m";
       const created = ok(await server.call("create_part", { title }));
       const result = await server.call("get_part", { id: created.id as string });
@@ -465,7 +465,10 @@ describe.each(ERAS)("tools (%s era)", (era) => {
       for (const control of ["\u202E", "\u202C", "\u0007", "\u001b"]) expect(text).not.toContain(control);
       expect(text).toContain("\\u202E");
       expect(JSON.parse(text).title).toBe(title);
-      expect((result.structuredContent as { title: string }).title).toBe(title);
+      // The view's data passes the same gate: the marks are visible, nothing reorders.
+      expect((result.structuredContent as { title: string }).title).toBe(
+        "Bracket \\u202Egpj.exe\\u202C \\u0007\\u001B[31m",
+      );
     });
 
     it("a 429 says when to retry", async () => {

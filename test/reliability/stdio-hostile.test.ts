@@ -114,6 +114,33 @@ describe("stdio under hostile input", () => {
     expect(child.stderr()).not.toMatch(CRASH_TEXT);
   });
 
+  it("refuses a progress token too long to repeat in every notification, and sends none", async () => {
+    const child = start();
+    child.send(initialize);
+    child.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "search_parts",
+        arguments: { text: "bracket" },
+        _meta: { progressToken: "p".repeat(900_000) },
+      },
+    });
+    child.send(call(2, "get_process", { code: "sls" }));
+    const answers = await child.waitFor(3);
+    expect(byId(answers, 1)).toMatchObject({
+      error: {
+        code: -32602,
+        message: expect.stringMatching(/_meta\.progressToken must be a number or a string of at most 256/),
+      },
+    });
+    expect(answers.some((answer) => answer.method === "notifications/progress")).toBe(false);
+    expect(JSON.stringify(answers).length).toBeLessThan(20_000);
+    child.process.stdin.end();
+    expect((await child.exit)[0]).toBe(0);
+  });
+
   it("answers every message it cannot process with the error the JSON-RPC specification names", async () => {
     const child = start();
     child.send(initialize);
@@ -265,6 +292,21 @@ describe("the stdio wire's in-flight limit", () => {
     for (let id = 0; id < 100; id++) if (id !== 1) await wire.send({ jsonrpc: "2.0", id, result: {} });
     expect(received).toEqual(Array.from({ length: 100 }, (_, i) => i));
     expect(wire.inFlight).toBe(0);
+    await wire.close();
+  });
+
+  it("holds no progress for a client that does not read stdout: only answers wait for it", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough({ highWaterMark: 1024 });
+    const wire = new StdioWire({ maxMessageBytes: 1024 * 1024, maxInFlight: 4, stdin, stdout });
+    await wire.start();
+    const progress = (n: number) => ({
+      jsonrpc: "2.0" as const,
+      method: "notifications/progress",
+      params: { progressToken: "t", progress: n, message: "x".repeat(200) },
+    });
+    for (let n = 0; n < 1_000; n++) await wire.send(progress(n));
+    expect(stdout.writableLength).toBeLessThan(2 * 1024);
     await wire.close();
   });
 });

@@ -201,7 +201,7 @@ describe("MCP Apps views", () => {
     }
   });
 
-  it("part card: every field by name with its code, dimensions with units, the bounding box to scale", async () => {
+  it("part card: every field by name with its code, dimensions in the API's numbers, the bounding box to scale", async () => {
     const part = await showcasePart();
     const open = await openView(await result("describe_part", { id: part.id }));
     try {
@@ -211,9 +211,14 @@ describe("MCP Apps views", () => {
       expect(await view.locator(".dimensions tbody tr").count()).toBe(
         Object.keys(part.dimensions ?? {}).length,
       );
-      expect(await view.locator(".dimensions").textContent()).toContain("mm");
+      // The API gives no units: none is shown, and the card says so (a 120 × 40 bracket does not "weigh 0.18 g").
+      const geometry = (await view.locator("section", { hasText: "Geometry" }).textContent()) ?? "";
+      expect(geometry).not.toMatch(/\b(mm|g|kg|in)\b|mm²|mm³/);
+      expect(geometry).toContain("it states no units");
       expect(await view.locator(".bbox svg polygon").count()).toBe(3);
-      expect(await view.locator(".bbox svg").getAttribute("aria-label")).toContain("drawn to scale");
+      const bboxLabel = (await view.locator(".bbox svg").getAttribute("aria-label")) ?? "";
+      expect(bboxLabel).toContain("drawn to scale");
+      expect(bboxLabel).not.toMatch(/\bmm\b/);
       const manufacturing = (await view.locator("section", { hasText: "Manufacturing" }).textContent()) ?? "";
       expect(manufacturing).toContain(part.processId as string);
       for (const code of part.standardIds ?? []) expect(manufacturing).toContain(code);
@@ -393,6 +398,83 @@ describe("MCP Apps views", () => {
       expect(await search.problems()).toEqual([]);
     } finally {
       await search.close();
+    }
+  });
+
+  /** Opens the part card with the material's name and code replaced, as a server might send them. */
+  async function cardWithMaterial(name: (real: string) => string, code?: string): Promise<OpenView> {
+    const part = await showcasePart();
+    const real = await result("describe_part", { id: part.id });
+    const described = structuredClone(real.result.structuredContent) as {
+      material: { name: string; code: string };
+    };
+    described.material.name = name(described.material.name);
+    if (code) described.material.code = code;
+    const open = await openView({ ...real, result: { ...real.result, structuredContent: described } });
+    await open.view.locator(".fact", { hasText: "Material" }).locator("code").first().waitFor();
+    return open;
+  }
+
+  /** Left and right edges, as drawn, of the material's name and of the first and last characters of its code. */
+  const MATERIAL_EDGES = `(() => {
+    const fact = [...document.querySelectorAll(".fact")].find((f) => f.querySelector("dt")?.textContent === "Material");
+    const named = fact.querySelector(".named");
+    const box = (node, from, to) => { const r = document.createRange(); r.setStart(node, from); r.setEnd(node, to); return r.getBoundingClientRect(); };
+    const textOf = (element) => document.createTreeWalker(element, NodeFilter.SHOW_TEXT).nextNode();
+    const name = textOf(named.firstElementChild);
+    const code = textOf(named.querySelector("code"));
+    const nameBox = box(name, 0, name.length);
+    return { nameLeft: nameBox.left, nameRight: nameBox.right, codeFirst: box(code, 0, 1).left, codeLast: box(code, code.length - 1, code.length).left, name: name.data };
+  })()`;
+
+  interface Edges {
+    nameLeft: number;
+    nameRight: number;
+    codeFirst: number;
+    codeLast: number;
+    name: string;
+  }
+
+  it("an override in a name, whoever sent it, is shown as a mark and cannot reverse the code beside it", async () => {
+    // What a server without the text gate would send: the override raw in the material's name.
+    const open = await cardWithMaterial((name) => `\u202E${name}`);
+    try {
+      const edges = await inView<Edges>(open.page, MATERIAL_EDGES);
+      expect(edges.name.startsWith("\\u202E")).toBe(true);
+      expect(edges.codeFirst).toBeLessThan(edges.codeLast);
+      expect(await open.problems()).toEqual([]);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it("isolates the direction of every piece of text: a right-to-left name does not move the code beside it", async () => {
+    const open = await cardWithMaterial(() => "פוליאמיד", "12-40");
+    try {
+      const edges = await inView<Edges>(open.page, MATERIAL_EDGES);
+      // Read left to right, the name comes first and the code after it, in its own order.
+      expect(edges.codeFirst).toBeGreaterThan(edges.nameRight);
+      expect(edges.codeFirst).toBeLessThan(edges.codeLast);
+      // Every piece of text is an isolate, whatever screen draws it.
+      expect(await inView<number>(open.page, `document.querySelectorAll("bdi").length`)).toBeGreaterThan(10);
+      expect(await open.problems()).toEqual([]);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it("shows a name's invisible and direction-changing characters as visible marks, through the server's text gate", async () => {
+    const id = data<{ id: string }>(
+      await parts.call("create_part", { title: "Bracket \u202Efdp.exe\u200B" }),
+    ).id;
+    const card = await openView(await result("describe_part", { id }));
+    try {
+      await card.view.locator("[data-view=part]").waitFor();
+      const title = (await card.view.locator("h1").textContent()) ?? "";
+      expect(title).toBe("Bracket \\u202Efdp.exe\\u200B");
+      expect(title).not.toMatch(/[\u202E\u200B]/);
+    } finally {
+      await card.close();
     }
   });
 

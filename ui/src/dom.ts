@@ -1,7 +1,12 @@
 // The only way the views build DOM: elements from tags and attributes, text as text nodes. No
 // string of markup is ever parsed, so a part titled `<img src=x onerror=…>` shows those
 // characters and runs nothing. Attribute values are set with setAttribute (never parsed as HTML),
-// and no attribute that loads or navigates (href, src, on*) takes data from a result.
+// and no attribute that loads or navigates (href, src, on*) takes data from a result. Every piece
+// of text passes the server's own text gate (invisible and direction-changing characters shown as
+// `\uXXXX`, whoever sent them) and is its own bidi isolate (`<bdi>`: its direction from its own
+// letters, none leaking out), so neither an override nor an Arabic or Hebrew name can reorder the
+// code shown beside it.
+import { escapeInvisible } from "../../src/text-gate";
 
 export type Child = Node | string | number | false | null | undefined | readonly Child[];
 type AttrValue = string | number | boolean | undefined | null;
@@ -14,8 +19,17 @@ function append(parent: Node, children: readonly Child[]): void {
     if (child === null || child === undefined || child === false) continue;
     if (Array.isArray(child)) append(parent, child);
     else if (child instanceof Node) parent.appendChild(child);
-    else parent.appendChild(document.createTextNode(String(child)));
+    else parent.appendChild(isolated(parent, String(child)));
   }
+}
+
+/** Text as a bidi isolate; in SVG, where there is no `<bdi>`, as plain text (numbers only there). */
+function isolated(parent: Node, text: string): Node {
+  const node = document.createTextNode(escapeInvisible(text));
+  if (parent instanceof SVGElement) return node;
+  const isolate = document.createElement("bdi");
+  isolate.appendChild(node);
+  return isolate;
 }
 
 function setAttributes(element: Element, attrs: Attrs | null | undefined): void {

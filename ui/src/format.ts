@@ -64,30 +64,30 @@ export function relativeTime(iso: string, now = Date.now()): { text: string; pas
 }
 
 /**
- * Dimension labels and units, in the order a drawing lists them (a Record, so that a dimension the
- * API adds is a compile error here). The API states no units; the embedded sample data is metric
- * (lengths in mm, mass in g), and so is this table: the one place to change when the real service
- * says otherwise.
+ * Dimension labels, in the order a drawing lists them (a Record, so that a dimension the API adds
+ * is a compile error here). The API states no units for dimensions or the bounding box, so the
+ * views show none: plain numbers, said to be the API's own.
  */
-export const DIMENSIONS: Record<keyof Dimensions, { label: string; unit: string }> = {
-  length: { label: "Length", unit: "mm" },
-  width: { label: "Width", unit: "mm" },
-  height: { label: "Height", unit: "mm" },
-  depth: { label: "Depth", unit: "mm" },
-  wallThickness: { label: "Wall thickness", unit: "mm" },
-  radius: { label: "Radius", unit: "mm" },
-  filletRadius: { label: "Fillet radius", unit: "mm" },
-  outerDiameter: { label: "Outer diameter", unit: "mm" },
-  innerDiameter: { label: "Inner diameter", unit: "mm" },
-  holeDiameter: { label: "Hole diameter", unit: "mm" },
-  threadSize: { label: "Thread size", unit: "mm" },
-  chamferSize: { label: "Chamfer", unit: "mm" },
-  holeChamferSize: { label: "Hole chamfer", unit: "mm" },
-  tolerance: { label: "Tolerance", unit: "± mm" },
-  angle: { label: "Angle", unit: "°" },
-  surfaceArea: { label: "Surface area", unit: "mm²" },
-  volume: { label: "Volume", unit: "mm³" },
-  weight: { label: "Weight", unit: "g" },
+export const DIMENSIONS: Record<keyof Dimensions, string> = {
+  length: "Length",
+  width: "Width",
+  height: "Height",
+  depth: "Depth",
+  wallThickness: "Wall thickness",
+  radius: "Radius",
+  filletRadius: "Fillet radius",
+  outerDiameter: "Outer diameter",
+  innerDiameter: "Inner diameter",
+  holeDiameter: "Hole diameter",
+  threadSize: "Thread size",
+  chamferSize: "Chamfer",
+  holeChamferSize: "Hole chamfer",
+  tolerance: "Tolerance",
+  angle: "Angle",
+  surfaceArea: "Surface area",
+  volume: "Volume",
+  weight: "Weight",
 };
 
-export const LENGTH_UNIT = "mm";
+/** What the views say of numbers the API gives without a unit. */
+export const NO_UNITS = "As the Parts API gives them: it states no units.";

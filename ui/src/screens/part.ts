@@ -1,7 +1,8 @@
 // The part card (describe_part): who the part is, how it is made and to which standards, its
-// dimensions as a table with units, and its bounding box drawn to scale.
+// dimensions as a table and its bounding box drawn to scale, in the API's numbers (it gives no
+// units, so none is shown).
 import { type Child, h, s } from "../dom";
-import { DIMENSIONS, formatDate, formatNumber, LENGTH_UNIT } from "../format";
+import { DIMENSIONS, formatDate, formatNumber, NO_UNITS } from "../format";
 import type { BoundingBox, DescribedPart, Part, Resolved } from "../types";
 import { backButton, badge, chips, facts, named, section } from "../widgets";
 
@@ -119,9 +120,9 @@ function references(resolved: Resolved, codes?: Pick<Part, "processId" | "materi
 }
 
 function geometry(part: Part): HTMLElement | null {
-  const rows = Object.entries(DIMENSIONS).flatMap(([name, { label, unit }]) => {
+  const rows = Object.entries(DIMENSIONS).flatMap(([name, label]) => {
     const value = part.dimensions?.[name as keyof typeof DIMENSIONS];
-    return value === undefined ? [] : [{ label, value, unit }];
+    return value === undefined ? [] : [{ label, value }];
   });
   const box = boundingBox(part.boundingBox);
   if (rows.length === 0 && !box) return null;
@@ -143,19 +144,17 @@ function geometry(part: Part): HTMLElement | null {
                 null,
                 h("th", { scope: "col" }, "Dimension"),
                 h("th", { scope: "col", class: "num" }, "Value"),
-                h("th", { scope: "col" }, "Unit"),
               ),
             ),
             h(
               "tbody",
               null,
-              rows.map(({ label, value, unit }) =>
+              rows.map(({ label, value }) =>
                 h(
                   "tr",
                   null,
                   h("th", { scope: "row" }, label),
                   h("td", { class: "num" }, formatNumber(value)),
-                  h("td", { class: "unit" }, unit),
                 ),
               ),
             ),
@@ -163,6 +162,7 @@ function geometry(part: Part): HTMLElement | null {
         : null,
       box,
     ),
+    h("p", { class: "muted units-note" }, NO_UNITS),
   );
 }
 
@@ -177,7 +177,7 @@ export function boundingBox(box: BoundingBox | undefined): HTMLElement | null {
     return h(
       "figure",
       { class: "bbox" },
-      facts(known.map((axis) => [axis, `${formatNumber(box[axis] as number)} ${LENGTH_UNIT}`])),
+      facts(known.map((axis) => [axis, formatNumber(box[axis] as number)])),
       h("figcaption", null, "Bounding box"),
     );
   }
@@ -196,7 +196,7 @@ export function boundingBox(box: BoundingBox | undefined): HTMLElement | null {
     ["bbox-side", [at(bx, 0, 0), at(bx, by, 0), at(bx, by, bz), at(bx, 0, bz)]],
     ["bbox-front", [at(0, 0, 0), at(bx, 0, 0), at(bx, 0, bz), at(0, 0, bz)]],
   ];
-  const length = (axis: string, value: number) => `${axis} ${formatNumber(value)} ${LENGTH_UNIT}`;
+  const length = (axis: string, value: number) => `${axis} ${formatNumber(value)}`;
   const labels: Label[] = [
     { text: length("x", bx), at: mid(at(0, 0, 0), at(bx, 0, 0)), anchor: "middle", dx: 0, dy: 15 },
     { text: length("y", by), at: mid(at(bx, 0, 0), at(bx, by, 0)), anchor: "start", dx: 8, dy: 5 },
@@ -224,7 +224,7 @@ export function boundingBox(box: BoundingBox | undefined): HTMLElement | null {
   const width = Math.max(...xs) + pad - minX;
   const height = Math.max(...ys) + pad - minY;
   const fixed = (n: number) => n.toFixed(1);
-  const summary = `Bounding box ${formatNumber(bx)} × ${formatNumber(by)} × ${formatNumber(bz)} ${LENGTH_UNIT} (x × y × z), drawn to scale`;
+  const summary = `Bounding box ${formatNumber(bx)} × ${formatNumber(by)} × ${formatNumber(bz)} (x × y × z, the API's numbers, no unit stated), drawn to scale`;
   return h(
     "figure",
     { class: "bbox" },
