@@ -158,7 +158,7 @@ describe("the README's HTTP container", () => {
     ]);
     expect(elsewhere.code).toBe(1);
     expect(elsewhere.stderr).toContain("unhealthy: could not ask http://127.0.0.1:9/healthz (ECONNREFUSED)");
-  });
+   }, 45_000);
 
   it("runs as parts-mcp (10001) on a read-only root, writing only under /data", async () => {
     expect(await inspect("{{.HostConfig.ReadonlyRootfs}}", name, "container")).toBe("true");
