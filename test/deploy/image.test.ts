@@ -2,10 +2,13 @@
 // under a tag of this run, then started with the README's own `podman run` lines ("Container
 // image"), on a free loopback port and with names of this run. It checks the size podman reports,
 // the label, the user, the read-only root, its own health check, MCP over HTTP in both protocol
-// eras, stdio, the refusal to start open, and SIGTERM.
-import { spawn } from "node:child_process";
+// eras, stdio, the refusal to start open, SIGTERM, and the CA bundle it trusts.
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { createServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -158,7 +161,7 @@ describe("the README's HTTP container", () => {
     ]);
     expect(elsewhere.code).toBe(1);
     expect(elsewhere.stderr).toContain("unhealthy: could not ask http://127.0.0.1:9/healthz (ECONNREFUSED)");
-   }, 45_000);
+  }, 45_000);
 
   it("runs as parts-mcp (10001) on a read-only root, writing only under /data", async () => {
     expect(await inspect("{{.HostConfig.ReadonlyRootfs}}", name, "container")).toBe("true");
@@ -228,6 +231,65 @@ describe("the README's stdio container", () => {
       expect(ok(await call(client, "get_process", { code: "lpbf" })).code).toBe("lpbf");
     } finally {
       await client.close();
+    }
+  }, 30_000);
+});
+
+describe("the image's trust store", () => {
+  /** A self-signed certificate for 127.0.0.1, made with Debian's openssl (ca-certificates needs it). */
+  function selfSigned(): { key: string; cert: string } {
+    const folder = mkdtempSync(join(tmpdir(), "parts-mcp-image-ca-"));
+    const [key, cert] = [join(folder, "key.pem"), join(folder, "cert.pem")];
+    const made = spawnSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-days",
+        "1",
+      ].concat([
+        "-keyout",
+        key,
+        "-out",
+        cert,
+        "-subj",
+        "/CN=127.0.0.1",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+      ]),
+      { encoding: "utf8" },
+    );
+    expect(made.status, made.stderr).toBe(0);
+    return { key, cert };
+  }
+
+  it("is the CA bundle at /etc/ssl/certs/ca-certificates.crt: a PEM file mounted over it is trusted", async () => {
+    const { key, cert } = selfSigned();
+    const server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) =>
+      res.end("ok"),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    // The entrypoint's Node with the entrypoint's flags, asking the test's server over the host's loopback.
+    const [node, ...nodeFlags] = JSON.parse(await inspect("{{json .Config.Entrypoint}}")).slice(0, -1);
+    const script = `require("node:https").get(${JSON.stringify(url)}, (r) => console.log(r.statusCode)).on("error", (e) => console.log(e.code))`;
+    const ask = async (mounts: string[]) =>
+      (
+        await podman([
+          ...["run", "--rm", "--network=host", "--no-healthcheck", "--read-only", ...mounts],
+          ...[`--entrypoint=${node}`, image, ...nodeFlags, "-e", script],
+        ])
+      ).trim();
+    try {
+      expect(await ask([])).toBe("DEPTH_ZERO_SELF_SIGNED_CERT");
+      expect(await ask(["-v", `${cert}:/etc/ssl/certs/ca-certificates.crt:ro`])).toBe("200");
+    } finally {
+      server.close();
     }
   }, 30_000);
 });
