@@ -139,6 +139,17 @@ describe("the image (npm run image)", () => {
     );
     expect(keysOnly.code).toBe(2);
     expect(keysOnly.stderr).toMatch(/is 0\.0\.0\.0 \(every interface\).*set PARTS_MCP_ALLOWED_HOSTS/);
+    // Flags after the image name replace the default command `--http`: still HTTP, still refused.
+    const flagsOnly = await podmanRun([
+      "run",
+      "--rm",
+      "--read-only",
+      "--no-healthcheck",
+      image,
+      "--read-only",
+    ]);
+    expect(flagsOnly.code).toBe(2);
+    expect(flagsOnly.stderr).toMatch(/not a loopback address, and no access control is set/);
   });
 });
 
