@@ -1,8 +1,9 @@
 // The `parts-mcp` command: the MCP server on stdio by default, over Streamable HTTP with --http;
 // `parts-mcp stdio` serves stdio whatever PARTS_MCP_TRANSPORT says (the image's command for it);
 // `parts-mcp api` runs the embedded Parts API on its own; `parts-mcp config <client>` prints the
-// entry for an MCP client's configuration; `parts-mcp healthcheck` asks a running HTTP server. Flags mirror environment variables
-// (config/commands.ts): every setting is read and checked before anything starts.
+// entry for an MCP client's configuration; `parts-mcp healthcheck` asks a running HTTP server.
+// Flags mirror environment variables (config/commands.ts): every setting is read and checked
+// before anything starts.
 import {
   type CommandLine,
   ConfigError,
