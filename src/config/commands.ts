@@ -2,8 +2,8 @@
 // stdin/stdout whatever the environment says), `parts-mcp api` (the embedded Parts API on its own)
 // and `parts-mcp healthcheck` (asks a running HTTP server for /healthz). The parser (flags.ts) and
 // the usage text (usage.ts) both read these declarations, so --help cannot drift from what is
-// accepted. Secrets (tokens, access keys)
-// have no flag: a command line is visible to every user of the machine.
+// accepted. Secrets (tokens, access keys) have no flag: a command line is visible to every user of
+// the machine.
 import { API_SETTINGS, ENV } from "./api";
 import { CACHE_SETTINGS } from "./cache";
 import type { Command, FlagDeclaration } from "./flags";
