@@ -1,22 +1,27 @@
 // The `parts-mcp` command: the MCP server on stdio by default, over Streamable HTTP with --http;
+// `parts-mcp stdio` serves stdio whatever PARTS_MCP_TRANSPORT says (the image's command for it);
 // `parts-mcp api` runs the embedded Parts API on its own; `parts-mcp config <client>` prints the
-// entry for an MCP client's configuration. Flags mirror environment variables
-// (config/commands.ts): every setting is read and checked before anything starts.
+// entry for an MCP client's configuration; `parts-mcp healthcheck` asks a running HTTP server.
+// Flags mirror environment variables (config/commands.ts): every setting is read and checked
+// before anything starts.
 import {
   type CommandLine,
   ConfigError,
   environment,
+  HEALTHCHECK_COMMAND,
   loadApiConfig,
   loadAppsConfig,
   loadCacheConfig,
   loadHttpConfig,
   loadLimitsConfig,
+  loadListenAddress,
   loadSearchConfig,
   loadSelectionConfig,
   loadTransport,
   processOutput,
   runCommand,
   SERVER_COMMAND,
+  TRANSPORT_ENV,
 } from "./config";
 
 /** Started by hand on a terminal, the stdio server would otherwise wait in silence. */
@@ -33,7 +38,11 @@ async function main(argv: string[]): Promise<void> {
       ? await (await import("./embedded/standalone")).runStandaloneApi(argv.slice(1))
       : argv[0] === "config"
         ? await runConfig(argv.slice(1))
-        : await runCommand(SERVER_COMMAND, argv, runServer);
+        : argv[0] === "stdio"
+          ? await runCommand(SERVER_COMMAND, argv.slice(1), (line) => runServer(onStdio(line)))
+          : argv[0] === "healthcheck"
+            ? await runHealthcheck(argv.slice(1))
+            : await runCommand(SERVER_COMMAND, argv, runServer);
   // A refusal exits at once: something may already be open (the embedded API, a listening socket).
   if (code !== undefined && code !== 0) process.exit(code);
 }
@@ -43,6 +52,23 @@ async function runConfig(argv: string[]): Promise<number | undefined> {
   const client = argv[0]?.startsWith("-") ? undefined : argv[0];
   const flags = client === undefined ? argv : argv.slice(1);
   return runCommand(CONFIG_COMMAND, flags, async (line) => writeClientConfig(client, line, processOutput));
+}
+
+async function runHealthcheck(argv: string[]): Promise<number | undefined> {
+  const { checkHealth } = await import("./healthcheck");
+  return runCommand(HEALTHCHECK_COMMAND, argv, async ({ values }) =>
+    checkHealth(loadListenAddress(environment(values)), processOutput),
+  );
+}
+
+/** `parts-mcp stdio`'s command line: stdio, whatever PARTS_MCP_TRANSPORT says; --http is refused. */
+function onStdio(line: CommandLine): CommandLine {
+  if (line.values[TRANSPORT_ENV] === "http") {
+    throw new ConfigError(
+      "stdio serves MCP on stdin/stdout: remove --http, or run parts-mcp --http to serve over HTTP.",
+    );
+  }
+  return { ...line, values: { ...line.values, [TRANSPORT_ENV]: "stdio" } };
 }
 
 async function runServer({ values, given }: CommandLine): Promise<undefined> {

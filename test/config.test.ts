@@ -437,7 +437,9 @@ describe("the usage text, generated from the declarations", () => {
     }
     expect(text).toContain("-h, --help");
     expect(text).toContain("--version");
-    expect(text).toMatch(/^usage: parts-mcp .*\n {7}parts-mcp api/);
+    expect(text).toMatch(
+      /^usage: parts-mcp .*\n {7}parts-mcp stdio .*\n {7}parts-mcp api .*\n {7}parts-mcp healthcheck /,
+    );
   });
 
   it("lists every variable a loader reads, with its default", () => {

@@ -30,7 +30,11 @@ const commands = blocks("sh")
 const COVERED_ELSEWHERE: Record<string, string> = {
   "npm install": "test/install/client-config.test.ts", // the build it runs writes mcp.json
   "npm run bundle": "test/install/mcpb.test.ts",
+  "npm run image": "test/deploy/image.test.ts",
 };
+
+/** The test that runs the README's `podman run` lines, each as written but for names and port. */
+const PODMAN_RUN_TEST = "test/deploy/image.test.ts";
 
 const running: ChildProcess[] = [];
 afterAll(() => {
@@ -111,6 +115,8 @@ describe("README", () => {
       if (COVERED_ELSEWHERE[line]) {
         expect(readFileSync(join(repoRoot, COVERED_ELSEWHERE[line]), "utf8")).not.toBe("");
         expect(packageJson.scripts[line.replace(/^npm (run )?/, "")] ?? line === "npm install").toBeTruthy();
+      } else if (line.startsWith("podman run ")) {
+        expect(readFileSync(join(repoRoot, PODMAN_RUN_TEST), "utf8")).toContain("readmeRunLines()");
       } else if (/^(\w+=\S+ )*node dist\/parts-mcp\.js config /.test(line)) {
         expect(shell(line).trim()).not.toBe("");
       } else if (/^node dist\/parts-mcp\.js --http\b/.test(line)) {

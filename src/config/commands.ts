@@ -1,7 +1,9 @@
-// The entry points and their flags: `parts-mcp` (the MCP server) and `parts-mcp api` (the
-// embedded Parts API on its own). The parser (flags.ts) and the usage text (usage.ts) both read
-// these declarations, so --help cannot drift from what is accepted. Secrets (tokens, access keys)
-// have no flag: a command line is visible to every user of the machine.
+// The entry points and their flags: `parts-mcp` (the MCP server; `parts-mcp stdio` is the same on
+// stdin/stdout whatever the environment says), `parts-mcp api` (the embedded Parts API on its own)
+// and `parts-mcp healthcheck` (asks a running HTTP server for /healthz). The parser (flags.ts) and
+// the usage text (usage.ts) both read these declarations, so --help cannot drift from what is
+// accepted. Secrets (tokens, access keys) have no flag: a command line is visible to every user of
+// the machine.
 import { API_SETTINGS, ENV } from "./api";
 import { CACHE_SETTINGS } from "./cache";
 import type { Command, FlagDeclaration } from "./flags";
@@ -92,11 +94,28 @@ export const API_COMMAND: Command = {
   ],
 };
 
+/** For a container's health check: the image has Node but no curl (deploy/Containerfile). */
+export const HEALTHCHECK_COMMAND: Command = {
+  name: "parts-mcp healthcheck",
+  synopsis: ["parts-mcp healthcheck [--port N] [--host H]"],
+  flags: [
+    { flag: "--port", variable: HTTP_ENV.port, placeholder: "N", description: "port the server listens on" },
+    {
+      flag: "--host",
+      variable: HTTP_ENV.host,
+      placeholder: "H",
+      description: "address the server listens on (0.0.0.0 and :: are asked on loopback)",
+    },
+  ],
+};
+
 export const SERVER_COMMAND: Command = {
   name: "parts-mcp",
   synopsis: [
     "parts-mcp [--http [--port N] [--host H]] [--read-only] [--tools LIST] [options]",
+    "parts-mcp stdio [--read-only] [--tools LIST] [options]",
     ...API_COMMAND.synopsis,
+    ...HEALTHCHECK_COMMAND.synopsis,
     "parts-mcp config <claude-desktop|claude-code|vscode|cursor|http> [--url URL] [--npx] [flags]",
   ],
   flags: SERVER_FLAGS,

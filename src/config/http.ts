@@ -83,8 +83,19 @@ export const HTTP_SETTINGS: SettingGroup = {
   ],
 };
 
+/** Where `--http` listens: its address and port. */
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+/** The address `--http` listens on, without the access checks: what `parts-mcp healthcheck` asks. */
+export function loadListenAddress(env: Env = processEnv()): ListenAddress {
+  return { host: readHost(env, HTTP_ENV.host, HTTP_DEFAULTS.host), port: readIntegerSetting(env, PORT) };
+}
+
 export function loadHttpConfig(env: Env = processEnv()): HttpConfig {
-  const host = readHost(env, HTTP_ENV.host, HTTP_DEFAULTS.host);
+  const { host, port } = loadListenAddress(env);
   const allowedHosts = readHostList(env, HTTP_ENV.allowedHosts);
   const access = readAccess(env);
   if (!isLoopbackHost(host) && !access.shared && !access.perUser && !access.explicit) {
@@ -104,7 +115,7 @@ export function loadHttpConfig(env: Env = processEnv()): HttpConfig {
   const limits = loadLimitsConfig(env);
   return {
     host,
-    port: readIntegerSetting(env, PORT),
+    port,
     allowedHosts: allowedHosts.includes("*") ? "*" : allowedHosts,
     allowedOrigins: readOriginList(env, HTTP_ENV.allowedOrigins),
     maxBodyBytes: limits.maxMessageBytes,
