@@ -7,6 +7,7 @@
 // The same redaction and escaping serve the client's error facts (src/client/upstream-text.ts).
 
 import { inspect } from "node:util";
+import { telemetry } from "./telemetry";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -58,7 +59,10 @@ export function createLogger(options: LoggerOptions): Logger {
     const time = new Date().toISOString();
     let line: string;
     try {
-      line = JSON.stringify({ time, level, msg, ...fields }, redactingReplacer(secrets));
+      line = JSON.stringify(
+        { time, level, msg, ...telemetry.logFields(), ...fields },
+        redactingReplacer(secrets),
+      );
     } catch {
       line = JSON.stringify({
         time,

@@ -10,6 +10,7 @@ import type { Category, Criticality, Material, Process, Standard } from "./api/s
 import { entriesAtMost } from "./bounded-cache";
 import type { CallOptions, PartsApiClient } from "./client";
 import { tokenPartition } from "./seen";
+import { telemetry } from "./telemetry";
 
 export interface ReferenceCacheOptions {
   /** How long a record is served from memory; 0 turns the cache off. */
@@ -281,6 +282,7 @@ export class ReferenceData {
     if (!cache) return load();
     const fullKey = `${tokenPartition(call.token ?? this.#defaultToken)}/${key}`;
     const hit = cache.get(fullKey) as Promise<T> | undefined;
+    telemetry.cacheLookup(key, hit !== undefined);
     if (hit) {
       if (!rejoin) return hit;
       return hit.catch((error: unknown) => {

@@ -5,8 +5,10 @@ import type { Catalogue } from "./catalogue";
 import type { ApiConfig, CacheConfig, LimitsConfig, SearchConfig } from "./config";
 import { captureConsole, createLogger, type Logger } from "./log";
 import type { ServerOptions } from "./server";
+import { startTelemetry, telemetrySettings } from "./telemetry";
 import { openUpstream, type Upstream } from "./upstream";
 import { checkUpstreamSoon } from "./upstream-check";
+import { VERSION } from "./version";
 
 /** Everything both transports are started with, read and checked before anything starts (cli.ts). */
 export interface ServingConfig {
@@ -43,6 +45,19 @@ export async function openRuntime(
     maxBytes: search.indexBudgetBytes,
   });
   logger.addSecret(upstream.token);
+  const running = await startTelemetry(telemetrySettings(process.env), {
+    search: upstream.search,
+    version: VERSION,
+    log: (level, msg, fields) => logger[level](msg, fields),
+  });
+  if (running) {
+    // Spans and metrics still buffered leave before the process does.
+    const closeUpstream = upstream.close.bind(upstream);
+    upstream.close = async () => {
+      await closeUpstream();
+      await running.shutdown();
+    };
+  }
   if (checkUpstream && config.environment !== "local") void checkUpstreamSoon(upstream.api, config, logger);
   const { api, reference, search: partSearch, seen, connection } = upstream;
   return {

@@ -25,6 +25,7 @@ import type { ReferenceData, ReferenceKind } from "./reference";
 import { explainUnknownAddresses, registerResources, resourceUri } from "./resources";
 import { type PartSearch, SearchRefusal, type SuggestKind } from "./search";
 import type { SeenRecords } from "./seen";
+import { telemetry } from "./telemetry";
 import { VERSION } from "./version";
 
 export interface Connection {
@@ -173,6 +174,7 @@ export function createServer(options: ServerOptions): McpServer {
   if (options.catalogue.views) addresses.push(registerViews(server));
   explainUnknownAddresses(server, addresses);
   registerPrompts(server, scope);
+  telemetry.instrument(server, options.mode === "stdio" ? "pipe" : "tcp");
   return server;
 }
 

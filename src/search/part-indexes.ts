@@ -50,6 +50,13 @@ export class PartIndexes {
     return this.#cache?.calculatedSize ?? 0;
   }
 
+  /** Parts held by the indexes of all tokens. */
+  get parts(): number {
+    let parts = 0;
+    for (const held of this.#cache?.values() ?? []) parts += held.index.partCount;
+    return parts;
+  }
+
   /** The index of a token's view, from the cache or new. */
   held(tokenHash: string, view: ViewKey): Held {
     const key = `${tokenHash}/${view}`;
