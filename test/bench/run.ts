@@ -7,7 +7,7 @@
 // with PASS/MISS and the margin; writes the same as JSON to .bench/.
 //
 //   tsx test/bench/run.ts [section...]
-//   sections: tokens cold overhead describe list memory http bundle search flood views
+//   sections: tokens cold overhead describe list memory http bundle search flood views telemetry
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
@@ -34,6 +34,7 @@ import { benchOverhead } from "./overhead";
 import { benchDescribe, benchListParts } from "./reads";
 import { RpcSession } from "./rpc";
 import { benchSearch } from "./search";
+import { benchTelemetry } from "./telemetry";
 import { reportTokens, tokens } from "./tokens";
 import { benchViews } from "./views";
 
@@ -49,6 +50,7 @@ const SECTIONS = [
   "search",
   "flood",
   "views",
+  "telemetry",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 /** The whole run stops by itself past this, whatever hangs (it takes about 2.5 min on 2 cores). */
@@ -144,6 +146,7 @@ try {
   await step("search", () => benchSearch(report, api));
   await step("flood", () => benchFlood(report, api));
   await step("views", () => benchViews(report, api));
+  await step("telemetry", () => benchTelemetry(report, api, sampleId));
 } finally {
   await api.close();
 }
