@@ -262,11 +262,7 @@ export class PartsApiClient {
       if (remaining <= 0) throw deadlineError(ctx, attempt - 1, sent, Date.now() - startedAt);
       const limitedByDeadline = remaining <= this.attemptTimeoutMs;
       const t0 = performance.now();
-      const traced = telemetry.attempt(request, {
-        endpoint: endpoints[name].path,
-        origin: this.origin,
-        attempt,
-      });
+      const traced = telemetry.attempt(request, endpoints[name].path, this.origin, attempt);
       const logAttempt = (outcome: { status: number } | { failure: string }) => {
         traced?.end(outcome);
         this.logger.debug("upstream", {

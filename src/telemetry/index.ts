@@ -1,20 +1,13 @@
 // Telemetry hooks: what the server, the API client, the HTTP layer, the reference cache and the logger call, no-ops until startTelemetry loads OpenTelemetry (./otel.ts, through its one dynamic import) because an OTLP endpoint or a metrics port is set.
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { AttemptRequest } from "../client/transport";
+import { ConfigError } from "../config";
 
 /** How the MCP requests of an instrumented server arrive (semantic conventions' `network.transport`). */
 export type NetworkTransport = "pipe" | "tcp";
 
 /** Why a call was turned away or held back: the HTTP layer's 503s and stdio's backpressure. */
 type ShedReason = "busy" | "connections" | "draining" | "stdio_backpressure";
-
-export interface AttemptInfo {
-  /** The endpoint's path template, e.g. /v1/parts/{id}: low-cardinality, never an id. */
-  endpoint: string;
-  origin: string;
-  /** 1 for the first attempt, 2 for the first retry… */
-  attempt: number;
-}
 
 export type AttemptOutcome = { status: number } | { failure: string };
 
@@ -33,8 +26,16 @@ interface SearchSizes {
 export interface Telemetry {
   /** Wraps every request handler of `server` in a SERVER span and the operation-duration metric. */
   instrument(server: McpServer, transport: NetworkTransport): void;
-  /** A CLIENT span for one upstream attempt; undefined when telemetry is off. */
-  attempt(request: AttemptRequest, info: AttemptInfo): TracedAttempt | undefined;
+  /**
+   * A CLIENT span for one upstream attempt (`attempt` 1 for the first, 2 for the first retry…) to
+   * `endpoint`, the path template (/v1/parts/{id}: never an id); undefined when telemetry is off.
+   */
+  attempt(
+    request: AttemptRequest,
+    endpoint: string,
+    origin: string,
+    attempt: number,
+  ): TracedAttempt | undefined;
   /** A reference-cache lookup under `key` (`kind:id`). */
   cacheLookup(key: string, hit: boolean): void;
   shed(reason: ShedReason): void;
@@ -97,8 +98,9 @@ export function telemetrySettings(env: NodeJS.ProcessEnv): TelemetrySettings | u
 function port(text: string): number {
   const value = Number(text.trim());
   if (!Number.isInteger(value) || value < 0 || value > 65_535) {
-    throw new Error(
+    throw new ConfigError(
       `${METRICS_PORT_ENV} must be a port number from 0 to 65535 (it is "${text}"): the port of /metrics, apart from the MCP port.`,
+      METRICS_PORT_ENV,
     );
   }
   return value;
@@ -125,7 +127,13 @@ export async function startTelemetry(
 ): Promise<RunningTelemetry | undefined> {
   if (!settings) return undefined;
   const { openTelemetry } = await import("./otel");
-  const { hooks, running } = await openTelemetry(settings, sources);
+  const { hooks, running } = await openTelemetry(settings, sources).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") throw error;
+    throw new ConfigError(
+      `Cannot serve /metrics on ${settings.metricsHost}:${settings.metricsPort} (${error.code}): choose another port with ${METRICS_PORT_ENV} or another address with ${METRICS_HOST_ENV}.`,
+      METRICS_PORT_ENV,
+    );
+  });
   Object.assign(telemetry, hooks);
   return running;
 }

@@ -19,7 +19,6 @@ import { detectResources, envDetector, resourceFromAttributes } from "@opentelem
 import { type IMetricReader, MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import type {
-  AttemptInfo,
   AttemptOutcome,
   NetworkTransport,
   RunningTelemetry,
@@ -243,23 +242,23 @@ export async function openTelemetry(
         ._requestHandlers;
       for (const [method, handler] of handlers) handlers.set(method, traced(method, handler, transport));
     },
-    attempt(request, info: AttemptInfo) {
-      const url = new URL(request.path, info.origin);
+    attempt(request, endpoint, origin, attempt) {
+      const url = new URL(request.path, origin);
       const attributes: Attributes = {
         "http.request.method": request.method,
         "server.address": url.hostname,
         "server.port": Number(url.port || (url.protocol === "https:" ? 443 : 80)),
-        "url.template": info.endpoint,
+        "url.template": endpoint,
       };
       const metricAttributes: Attributes = { ...attributes };
       url.search = "";
       attributes["url.full"] = url.href;
-      if (info.attempt > 1) {
-        attributes["http.request.resend_count"] = info.attempt - 1;
-        retries.add(1, { "http.request.method": request.method, "url.template": info.endpoint });
+      if (attempt > 1) {
+        attributes["http.request.resend_count"] = attempt - 1;
+        retries.add(1, { "http.request.method": request.method, "url.template": endpoint });
       }
       const span = tracer.startSpan(
-        `${request.method} ${info.endpoint}`,
+        `${request.method} ${endpoint}`,
         { kind: SpanKind.CLIENT, attributes },
         contexts.active(),
       );
