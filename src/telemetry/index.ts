@@ -1,7 +1,7 @@
 // Telemetry hooks: what the server, the API client, the HTTP layer, the reference cache and the logger call, no-ops until startTelemetry loads OpenTelemetry (./otel.ts, through its one dynamic import) because an OTLP endpoint or a metrics port is set.
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { AttemptRequest } from "../client/transport";
-import { ConfigError } from "../config";
+import { ConfigError } from "../config/errors";
 
 /** How the MCP requests of an instrumented server arrive (semantic conventions' `network.transport`). */
 export type NetworkTransport = "pipe" | "tcp";
