@@ -89,6 +89,14 @@ describe("telemetry over OTLP (stdio)", () => {
       // Each attempt carries its own context upstream: the API saw the retry's span as parent.
       expect(api.stats.lastHeaders("getPart")?.traceparent).toBe(traceparent(TRACE_ID, second.spanId));
 
+      // The retry is counted.
+      await receiver.waitFor(() =>
+        receiver.metrics.find(
+          (metric) =>
+            metric.name === "parts_mcp.upstream.retries" && metric.points.some((point) => point.value >= 1),
+        ),
+      );
+
       // Log lines of the call carry its trace id.
       expect(server.stderr()).toMatch(new RegExp(`"msg":"upstream","trace_id":"${TRACE_ID}"`));
     } finally {
@@ -156,12 +164,27 @@ describe("telemetry over OTLP (stdio)", () => {
     }
   });
 
-  it("counts retries", async () => {
-    await receiver.waitFor(() =>
-      receiver.metrics.find(
-        (metric) => metric.name === "parts_mcp.upstream.retries" && metric.points.some((p) => p.value >= 1),
-      ),
-    );
+  it("counts the requests stdio holds back while the in-flight limit is reached", async () => {
+    const server = await startServer({
+      sharedApi: api,
+      env: { ...otlpEnv(receiver), PARTS_MCP_MAX_IN_FLIGHT: "1" },
+    });
+    try {
+      const id = await somePartId(server.call);
+      api.faults.add({ endpoint: "getPart", action: { kind: "latency", ms: 400 }, times: 1 });
+      const results = await Promise.all([server.call("get_part", { id }), server.call("get_part", { id })]);
+      expect(results.every((result) => !result.isError)).toBe(true);
+      await receiver.waitFor(() =>
+        receiver.metrics
+          .filter((metric) => metric.name === "parts_mcp.calls.shed")
+          .flatMap((metric) => metric.points)
+          .find(
+            (point) => point.attributes["parts_mcp.shed.reason"] === "stdio_backpressure" && point.value >= 1,
+          ),
+      );
+    } finally {
+      await server.close();
+    }
   });
 });
 
