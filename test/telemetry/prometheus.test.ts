@@ -122,6 +122,12 @@ describe.skipIf(!prometheusBinary)("metrics scraped by Prometheus", () => {
       (samples) => samples.length > 0,
     );
     expect(Number(shed[0]?.value[1])).toBe(1);
+    // Nothing in flight once every call is answered.
+    const inFlight = await queryUntil(
+      'parts_mcp_calls_in_flight{mcp_method_name="tools/call"}',
+      (samples) => samples.length > 0,
+    );
+    expect(Number(inFlight[0]?.value[1])).toBe(0);
     const parts = await queryUntil("parts_mcp_search_index_parts", (samples) => samples.length > 0);
     expect(Number(parts[0]?.value[1])).toBeGreaterThan(0);
     const bytes = await queryUntil("parts_mcp_search_index_size", (samples) => samples.length > 0);
