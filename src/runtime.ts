@@ -2,10 +2,10 @@
 // `secrets`, and learns per-user tokens as the API accepts them) and the upstream API, embedded
 // or remote.
 import type { Catalogue } from "./catalogue";
-import type { ApiConfig, CacheConfig, LimitsConfig, SearchConfig } from "./config";
+import type { ApiConfig, CacheConfig, LimitsConfig, SearchConfig, TelemetryConfig } from "./config";
 import { captureConsole, createLogger, type Logger } from "./log";
 import type { ServerOptions } from "./server";
-import { startTelemetry, telemetrySettings } from "./telemetry";
+import { startTelemetry } from "./telemetry";
 import { openUpstream, type Upstream } from "./upstream";
 import { checkUpstreamSoon } from "./upstream-check";
 import { VERSION } from "./version";
@@ -17,6 +17,8 @@ export interface ServingConfig {
   search: SearchConfig;
   limits: LimitsConfig;
   catalogue: Catalogue;
+  /** Spans and metrics, when configured (nothing of OpenTelemetry is loaded otherwise). */
+  telemetry?: TelemetryConfig;
   /**
    * Check a remote API's URL and token once, a moment after the start (./upstream-check.ts).
    * Off when there is no token of the server's own to check (per-user HTTP access).
@@ -32,7 +34,7 @@ export interface Runtime {
 }
 
 export async function openRuntime(
-  { api: config, cache, search, catalogue, checkUpstream }: Omit<ServingConfig, "limits">,
+  { api: config, cache, search, catalogue, checkUpstream, telemetry }: Omit<ServingConfig, "limits">,
   secrets: readonly string[] = [],
 ): Promise<Runtime> {
   const logger = createLogger({
@@ -45,7 +47,7 @@ export async function openRuntime(
     maxBytes: search.indexBudgetBytes,
   });
   logger.addSecret(upstream.token);
-  const running = await startTelemetry(telemetrySettings(process.env), {
+  const running = await startTelemetry(telemetry, {
     search: upstream.search,
     version: VERSION,
     log: (level, msg, fields) => logger[level](msg, fields),

@@ -2,6 +2,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { AttemptRequest } from "../client/transport";
 import { ConfigError } from "../config/errors";
+import { TELEMETRY_ENV, type TelemetryConfig } from "../config/telemetry";
 
 /** How the MCP requests of an instrumented server arrive (semantic conventions' `network.transport`). */
 export type NetworkTransport = "pipe" | "tcp";
@@ -57,55 +58,6 @@ export const telemetry: Telemetry = {
   logFields: () => undefined,
 };
 
-export interface TelemetrySettings {
-  /** OTLP/HTTP export of spans (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT). */
-  otlpTraces: boolean;
-  /** OTLP/HTTP export of metrics (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_METRICS_ENDPOINT). */
-  otlpMetrics: boolean;
-  /** Prometheus text at /metrics on this port (PARTS_MCP_METRICS_PORT), on `metricsHost`. */
-  metricsPort?: number;
-  metricsHost: string;
-  /** OTEL_METRIC_EXPORT_INTERVAL, in ms. */
-  exportIntervalMs: number;
-}
-
-const METRICS_PORT_ENV = "PARTS_MCP_METRICS_PORT";
-const METRICS_HOST_ENV = "PARTS_MCP_METRICS_HOST";
-
-/** What the environment asks for; undefined when it asks for nothing (nothing is loaded then). */
-export function telemetrySettings(env: NodeJS.ProcessEnv): TelemetrySettings | undefined {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return undefined;
-  const set = (name: string) => (env[name] ?? "").trim() !== "";
-  const exporterOff = (name: string) => (env[name] ?? "").trim().toLowerCase() === "none";
-  const otlpTraces =
-    (set("OTEL_EXPORTER_OTLP_ENDPOINT") || set("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")) &&
-    !exporterOff("OTEL_TRACES_EXPORTER");
-  const otlpMetrics =
-    (set("OTEL_EXPORTER_OTLP_ENDPOINT") || set("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT")) &&
-    !exporterOff("OTEL_METRICS_EXPORTER");
-  const metricsPort = set(METRICS_PORT_ENV) ? port(env[METRICS_PORT_ENV] as string) : undefined;
-  if (!otlpTraces && !otlpMetrics && metricsPort === undefined) return undefined;
-  const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL);
-  return {
-    otlpTraces,
-    otlpMetrics,
-    ...(metricsPort !== undefined && { metricsPort }),
-    metricsHost: env[METRICS_HOST_ENV]?.trim() || "127.0.0.1",
-    exportIntervalMs: Number.isInteger(interval) && interval > 0 ? interval : 60_000,
-  };
-}
-
-function port(text: string): number {
-  const value = Number(text.trim());
-  if (!Number.isInteger(value) || value < 0 || value > 65_535) {
-    throw new ConfigError(
-      `${METRICS_PORT_ENV} must be a port number from 0 to 65535 (it is "${text}"): the port of /metrics, apart from the MCP port.`,
-      METRICS_PORT_ENV,
-    );
-  }
-  return value;
-}
-
 export interface TelemetrySources {
   search: SearchSizes;
   version: string;
@@ -122,7 +74,7 @@ export interface RunningTelemetry {
 
 /** Loads OpenTelemetry and installs the real hooks, when `settings` asks for any telemetry. */
 export async function startTelemetry(
-  settings: TelemetrySettings | undefined,
+  settings: TelemetryConfig | undefined,
   sources: TelemetrySources,
 ): Promise<RunningTelemetry | undefined> {
   if (!settings) return undefined;
@@ -130,8 +82,8 @@ export async function startTelemetry(
   const { hooks, running } = await openTelemetry(settings, sources).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") throw error;
     throw new ConfigError(
-      `Cannot serve /metrics on ${settings.metricsHost}:${settings.metricsPort} (${error.code}): choose another port with ${METRICS_PORT_ENV} or another address with ${METRICS_HOST_ENV}.`,
-      METRICS_PORT_ENV,
+      `Cannot serve /metrics on ${settings.metricsHost}:${settings.metricsPort} (${error.code}): choose another port with ${TELEMETRY_ENV.metricsPort} or another address with ${TELEMETRY_ENV.metricsHost}.`,
+      TELEMETRY_ENV.metricsPort,
     );
   });
   Object.assign(telemetry, hooks);

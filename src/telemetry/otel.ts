@@ -18,12 +18,12 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import { type IMetricReader, MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import type { TelemetryConfig } from "../config/telemetry";
 import type {
   AttemptOutcome,
   NetworkTransport,
   RunningTelemetry,
   Telemetry,
-  TelemetrySettings,
   TelemetrySources,
 } from "./index";
 
@@ -52,7 +52,7 @@ interface HandlerContext {
 }
 
 export async function openTelemetry(
-  settings: TelemetrySettings,
+  settings: TelemetryConfig,
   sources: TelemetrySources,
 ): Promise<{ hooks: Telemetry; running: RunningTelemetry }> {
   const resource = resourceFromAttributes({
