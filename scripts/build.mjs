@@ -163,11 +163,36 @@ const undiciHttp1Only = {
   },
 };
 
+/**
+ * OpenTelemetry in a file of its own (dist/parts-mcp.telemetry.js), required only when telemetry is
+ * on: src/telemetry/index.ts reaches src/telemetry/otel.ts through one dynamic import, which the
+ * server bundle leaves to that file, so a server without telemetry never reads it.
+ */
+const telemetryApart = {
+  name: "telemetry-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/otel$/ }, (args) => {
+      if (!args.importer.endsWith(join("src", "telemetry", "index.ts"))) return undefined;
+      return { path: "otel", namespace: "telemetry-apart" };
+    });
+    // A require, not an import(): the launcher runs the bundle as a script, which has no import().
+    build.onLoad({ filter: /.*/, namespace: "telemetry-apart" }, () => ({
+      contents: `module.exports = require(${JSON.stringify(`./${FILES.telemetry}`)});`,
+      loader: "js",
+    }));
+    build.onResolve({ filter: new RegExp(`^\\./${FILES.telemetry.replaceAll(".", "\\.")}$`) }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+  },
+};
+
 export const TWEAKS = {
   undici: undiciSubset,
   http2: undiciHttp1Only,
   ajv: noAjv,
   locales: zodEnglishOnly,
+  telemetry: telemetryApart,
 };
 
 /** Source folders only tests, benchmarks and scripts load (paths as esbuild's metafile names them). */
@@ -189,6 +214,7 @@ function checkNoTestOnlyCode(metafile) {
 export const FILES = {
   launcher: "parts-mcp.js",
   bundle: "parts-mcp.bundle.js",
+  telemetry: "parts-mcp.telemetry.js",
 };
 
 const common = {
@@ -241,6 +267,11 @@ export async function bundle({ outdir = "dist", sourcemap = false, codeCache = t
     rmSync(`${bundlePath}.map`, { force: true });
     throw error;
   }
+  await build({
+    ...common,
+    entryPoints: ["src/telemetry/otel.ts"],
+    outfile: join(dir, FILES.telemetry),
+  });
   removeCodeCaches(dir);
   const launcherPath = await writeLauncher(dir, FILES.bundle);
   if (dir === resolve(root, "dist")) writeMcpJson(launcherPath);

@@ -17,6 +17,7 @@ import {
   loadListenAddress,
   loadSearchConfig,
   loadSelectionConfig,
+  loadTelemetryConfig,
   loadTransport,
   processOutput,
   runCommand,
@@ -78,6 +79,7 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
   const cache = loadCacheConfig(env);
   const limits = loadLimitsConfig(env);
   const search = loadSearchConfig(env);
+  const telemetry = loadTelemetryConfig(env);
   const [{ tools: allTools }, { selectTools }, { buildCatalogue }] = await Promise.all([
     import("../tools"),
     import("./selection"),
@@ -90,7 +92,7 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
     const api = loadApiConfig(env, { requireToken: !http.access.perUser });
     const { runHttpServer } = await import("./http");
     const checkUpstream = !http.access.perUser;
-    await runHttpServer({ api, cache, search, limits, catalogue, http, checkUpstream });
+    await runHttpServer({ api, cache, search, limits, catalogue, http, checkUpstream, telemetry });
   } else {
     const httpOnly = given.filter((flag) => flag.httpOnly).map((flag) => flag.flag);
     if (httpOnly.length > 0) {
@@ -99,7 +101,7 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
     const api = loadApiConfig(env);
     if (process.stdin.isTTY) process.stderr.write(`${TERMINAL_HINT}\n`);
     const { runStdioServer } = await import("./stdio");
-    await runStdioServer({ api, cache, search, limits, catalogue, checkUpstream: true });
+    await runStdioServer({ api, cache, search, limits, catalogue, checkUpstream: true, telemetry });
   }
   return undefined;
 }

@@ -8,6 +8,7 @@
 // The same redaction and escaping serve the client's error facts (src/client/upstream-text.ts).
 
 import { inspect } from "node:util";
+import { telemetry } from "./telemetry";
 import { escapeInvisible } from "./text-gate";
 
 // The client's error facts escape upstream text with the same gate (src/client/upstream-text.ts).
@@ -63,7 +64,10 @@ export function createLogger(options: LoggerOptions): Logger {
     const time = new Date().toISOString();
     let line: string;
     try {
-      line = JSON.stringify({ time, level, msg, ...fields }, redactingReplacer(secrets));
+      line = JSON.stringify(
+        { time, level, msg, ...telemetry.logFields(), ...fields },
+        redactingReplacer(secrets),
+      );
     } catch {
       line = JSON.stringify({
         time,

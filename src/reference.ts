@@ -10,6 +10,7 @@ import type { Category, Criticality, Material, Process, Standard } from "./api/s
 import { entriesAtMost } from "./bounded-cache";
 import type { CallOptions, PartsApiClient } from "./client";
 import { tokenPartition } from "./seen";
+import { telemetry } from "./telemetry";
 
 export interface ReferenceCacheOptions {
   /** How long a record is served from memory; 0 turns the cache off. */
@@ -284,6 +285,7 @@ export class ReferenceData {
     const fullKey = `${tokenPartition(call.token ?? this.#defaultToken)}/${key}`;
     // A lookup on its way is shared even when the cache had to let it go (more keys than it holds).
     const hit = (cache.get(fullKey) ?? this.#inFlight.get(fullKey)) as Promise<T> | undefined;
+    telemetry.cacheLookup(key, hit !== undefined);
     if (hit) {
       if (!rejoin) return hit;
       return hit.catch((error: unknown) => {

@@ -2,11 +2,13 @@
 // `secrets`, and learns per-user tokens as the API accepts them) and the upstream API, embedded
 // or remote.
 import type { Catalogue } from "./catalogue";
-import type { ApiConfig, CacheConfig, LimitsConfig, SearchConfig } from "./config";
+import type { ApiConfig, CacheConfig, LimitsConfig, SearchConfig, TelemetryConfig } from "./config";
 import { captureConsole, createLogger, type Logger } from "./log";
 import type { ServerOptions } from "./server";
+import { startTelemetry } from "./telemetry";
 import { openUpstream, type Upstream } from "./upstream";
 import { checkUpstreamSoon } from "./upstream-check";
+import { VERSION } from "./version";
 
 /** Everything both transports are started with, read and checked before anything starts (cli.ts). */
 export interface ServingConfig {
@@ -15,6 +17,8 @@ export interface ServingConfig {
   search: SearchConfig;
   limits: LimitsConfig;
   catalogue: Catalogue;
+  /** Spans and metrics, when configured (nothing of OpenTelemetry is loaded otherwise). */
+  telemetry?: TelemetryConfig;
   /**
    * Check a remote API's URL and token once, a moment after the start (./upstream-check.ts).
    * Off when there is no token of the server's own to check (per-user HTTP access).
@@ -30,7 +34,7 @@ export interface Runtime {
 }
 
 export async function openRuntime(
-  { api: config, cache, search, catalogue, checkUpstream }: Omit<ServingConfig, "limits">,
+  { api: config, cache, search, catalogue, checkUpstream, telemetry }: Omit<ServingConfig, "limits">,
   secrets: readonly string[] = [],
 ): Promise<Runtime> {
   const logger = createLogger({
@@ -43,6 +47,19 @@ export async function openRuntime(
     maxBytes: search.indexBudgetBytes,
   });
   logger.addSecret(upstream.token);
+  const running = await startTelemetry(telemetry, {
+    search: upstream.search,
+    version: VERSION,
+    log: (level, msg, fields) => logger[level](msg, fields),
+  });
+  if (running) {
+    // Spans and metrics still buffered leave before the process does.
+    const closeUpstream = upstream.close.bind(upstream);
+    upstream.close = async () => {
+      await closeUpstream();
+      await running.shutdown();
+    };
+  }
   if (checkUpstream && config.environment !== "local") void checkUpstreamSoon(upstream.api, config, logger);
   const { api, reference, search: partSearch, seen, connection } = upstream;
   return {

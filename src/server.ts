@@ -26,6 +26,7 @@ import type { ReferenceData, ReferenceKind } from "./reference";
 import { explainUnknownAddresses, registerResources, resourceUri } from "./resources";
 import { type PartSearch, SearchRefusal, type SuggestKind } from "./search";
 import type { SeenRecords } from "./seen";
+import { telemetry } from "./telemetry";
 import { escapeInvisible, gateServer } from "./text-gate";
 import { VERSION } from "./version";
 
@@ -183,6 +184,7 @@ export function createServer(options: ServerOptions): McpServer {
   if (options.catalogue.views) addresses.push(registerViews(server));
   explainUnknownAddresses(server, addresses);
   registerPrompts(server, scope);
+  telemetry.instrument(server, options.mode === "stdio" ? "pipe" : "tcp");
   return server;
 }
 

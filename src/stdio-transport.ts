@@ -10,6 +10,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { refusalFor } from "./message-guard";
+import { telemetry } from "./telemetry";
 
 export interface StdioWireOptions {
   maxMessageBytes: number;
@@ -168,8 +169,10 @@ export class StdioWire implements Transport {
     this.#buffered = 0;
     const text = line.toString("utf8").trim();
     if (text === "") return;
-    if (this.#atLimit() || this.#waiting.length > 0) this.#waiting.push(text);
-    else this.#receive(text);
+    if (this.#atLimit() || this.#waiting.length > 0) {
+      telemetry.shed("stdio_backpressure");
+      this.#waiting.push(text);
+    } else this.#receive(text);
   }
 
   #atLimit(): boolean {

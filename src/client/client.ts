@@ -15,6 +15,7 @@ import {
   expandPath,
 } from "../api/endpoints";
 import { type Logger, SecretSet } from "../log";
+import { telemetry } from "../telemetry";
 import { parseAnswer, responseFacts } from "./answer";
 import { AttemptFailure, cancelledError, deadlineError, errorFromFailure } from "./attempt-errors";
 import { type BatchEndpointName, type BatchRecord, batchGet } from "./batch";
@@ -261,7 +262,9 @@ export class PartsApiClient {
       if (remaining <= 0) throw deadlineError(ctx, attempt - 1, sent, Date.now() - startedAt);
       const limitedByDeadline = remaining <= this.attemptTimeoutMs;
       const t0 = performance.now();
-      const logAttempt = (outcome: { status: number } | { failure: string }) =>
+      const traced = telemetry.attempt(request, endpoints[name].path, this.origin, attempt);
+      const logAttempt = (outcome: { status: number } | { failure: string }) => {
+        traced?.end(outcome);
         this.logger.debug("upstream", {
           method: ctx.method,
           path: ctx.path,
@@ -269,6 +272,7 @@ export class PartsApiClient {
           ms: Math.round((performance.now() - t0) * 100) / 100,
           attempt,
         });
+      };
 
       let error: PartsApiError;
       let retryable: boolean;
@@ -276,7 +280,7 @@ export class PartsApiClient {
       try {
         const response = await sendAttempt(
           pool,
-          request,
+          traced?.request ?? request,
           this.maxResponseBytes,
           limitedByDeadline ? remaining : this.attemptTimeoutMs,
           signal,

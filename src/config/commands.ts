@@ -10,6 +10,7 @@ import type { Command, FlagDeclaration } from "./flags";
 import { HTTP_ENV, HTTP_SETTINGS } from "./http";
 import { LIMITS_SETTINGS } from "./limits";
 import { APPS_ENV, SELECTION_ENV, SERVING_SETTINGS, TRANSPORT_ENV } from "./serving";
+import { TELEMETRY_SETTINGS } from "./telemetry";
 
 export const SERVER_FLAGS: readonly FlagDeclaration[] = [
   {
@@ -119,5 +120,12 @@ export const SERVER_COMMAND: Command = {
     "parts-mcp config <claude-desktop|claude-code|vscode|cursor|http> [--url URL] [--npx] [flags]",
   ],
   flags: SERVER_FLAGS,
-  settings: [API_SETTINGS, CACHE_SETTINGS, SERVING_SETTINGS, HTTP_SETTINGS, LIMITS_SETTINGS],
+  settings: [
+    API_SETTINGS,
+    CACHE_SETTINGS,
+    SERVING_SETTINGS,
+    HTTP_SETTINGS,
+    LIMITS_SETTINGS,
+    TELEMETRY_SETTINGS,
+  ],
 };

@@ -13,4 +13,5 @@ export * from "./limits";
 export * from "./readers";
 export * from "./run";
 export * from "./serving";
+export * from "./telemetry";
 export * from "./usage";

@@ -12,6 +12,7 @@ import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextpr
 import { BodyTooLarge, readBody } from "../body";
 import type { Logger } from "../log";
 import { refusalFor } from "../message-guard";
+import { telemetry } from "../telemetry";
 import { gateResponse } from "../text-gate";
 import type { AccessControl, OriginGuard } from "./access";
 import { BUSY_MESSAGE } from "./connections";
@@ -176,6 +177,7 @@ export class McpHttpHandler {
    * preflight already answered. */
   #admit(req: IncomingMessage, res: ServerResponse): Failure | { token?: string } | "answered" {
     if (this.#draining) {
+      telemetry.shed("draining");
       return {
         status: 503,
         message: "The server is shutting down: send the request again (another replica will answer it).",
@@ -183,6 +185,7 @@ export class McpHttpHandler {
       };
     }
     if (this.#options.crowded(req.socket)) {
+      telemetry.shed("connections");
       return {
         status: 503,
         message: BUSY_MESSAGE,
@@ -192,6 +195,7 @@ export class McpHttpHandler {
     const refusal = this.#options.guard.check(req.headers);
     if (refusal) return refusal;
     if (this.#inFlight >= this.#options.maxInFlight) {
+      telemetry.shed("busy");
       return {
         status: 503,
         message: `The server is busy (${this.#inFlight} requests in flight, PARTS_MCP_MAX_IN_FLIGHT): send the request again in a second.`,

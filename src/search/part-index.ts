@@ -186,6 +186,13 @@ export class PartIndex {
     return this.#total;
   }
 
+  /** Parts held, over every page read. */
+  get partCount(): number {
+    let parts = 0;
+    for (const page of this.#pages.values()) parts += page.ids.length;
+    return parts;
+  }
+
   get pageCount(): number {
     return this.#pages.size;
   }

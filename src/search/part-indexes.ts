@@ -79,6 +79,13 @@ export class PartIndexes {
     return (this.#cache?.size ?? 0) + this.#reading.size;
   }
 
+  /** Parts held by the idle indexes of all tokens. */
+  get parts(): number {
+    let parts = 0;
+    for (const held of this.#cache?.values() ?? []) parts += held.index.partCount;
+    return parts;
+  }
+
   /** The index of a token's view: the one being read, the one kept, or a new one (kept only once it has learnt something). */
   held(tokenHash: string, view: ViewKey): Held {
     const key = `${tokenHash}/${view}`;

@@ -203,6 +203,11 @@ export class PartSearch {
     return this.#indexes.bytes;
   }
 
+  /** Parts held by the indexes of all tokens. */
+  get parts(): number {
+    return this.#indexes.parts;
+  }
+
   /** Drops what this token's indexes hold (after it created a part, say). */
   forget(call: CallOptions): void {
     this.#indexes.forget(this.#tokenHash(call));

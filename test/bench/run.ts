@@ -7,7 +7,7 @@
 // with PASS/MISS and the margin; writes the same as JSON to .bench/.
 //
 //   tsx test/bench/run.ts [section...]
-//   sections: tokens cold overhead describe list memory http bundle search flood views cpu
+//   sections: tokens cold overhead describe list memory http bundle search flood views cpu telemetry
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
@@ -35,6 +35,7 @@ import { benchOverhead } from "./overhead";
 import { benchDescribe, benchListParts } from "./reads";
 import { RpcSession } from "./rpc";
 import { benchSearch } from "./search";
+import { benchTelemetry } from "./telemetry";
 import { reportTokens, tokens } from "./tokens";
 import { benchViews } from "./views";
 
@@ -51,6 +52,7 @@ const SECTIONS = [
   "flood",
   "views",
   "cpu",
+  "telemetry",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 /** The whole run stops by itself past this, whatever hangs (it takes about 2.5 min on 2 cores). */
@@ -147,6 +149,7 @@ try {
   await step("flood", () => benchFlood(report, api));
   await step("views", () => benchViews(report, api));
   await step("cpu", () => benchCpu(report, api, sampleId));
+  await step("telemetry", () => benchTelemetry(report, api, sampleId));
 } finally {
   await api.close();
 }

@@ -99,6 +99,7 @@ describe("parts-mcp.mcpb", () => {
       "dist/package.json",
       "dist/parts-mcp.bundle.js",
       "dist/parts-mcp.js",
+      "dist/parts-mcp.telemetry.js",
       "dist/ui/parts-view.html",
       "icon.png",
       "manifest.json",

@@ -57,6 +57,7 @@ describe("the npm package", () => {
       "dist/package.json",
       "dist/parts-mcp.bundle.js",
       "dist/parts-mcp.js",
+      "dist/parts-mcp.telemetry.js",
       "dist/ui/parts-view.html",
       "package.json",
     ]);
