@@ -205,6 +205,9 @@ const common = {
 export const BUNDLE_OPTIONS = {
   ...common,
   plugins: Object.values(TWEAKS),
+  // The `oauth` mode's libraries (src/auth/) load from node_modules, and only in that mode:
+  // PGlite finds its WebAssembly beside its own module, oidc-provider is an ES module.
+  external: ["oidc-provider", "@electric-sql/pglite", "pg", "jose"],
   // The views find their document beside the bundle through import.meta.url.
   define: { "import.meta.url": "__bundle_url" },
   banner: { js: 'const __bundle_url = require("node:url").pathToFileURL(__filename).href;' },

@@ -7,6 +7,7 @@ import { CACHE_SETTINGS } from "./cache";
 import type { Command, FlagDeclaration } from "./flags";
 import { HTTP_ENV, HTTP_SETTINGS } from "./http";
 import { LIMITS_SETTINGS } from "./limits";
+import { OAUTH_SETTINGS } from "./oauth";
 import { APPS_ENV, SELECTION_ENV, SERVING_SETTINGS, TRANSPORT_ENV } from "./serving";
 
 const SERVER_FLAGS: readonly FlagDeclaration[] = [
@@ -99,5 +100,5 @@ export const SERVER_COMMAND: Command = {
     ...API_COMMAND.synopsis,
   ],
   flags: SERVER_FLAGS,
-  settings: [API_SETTINGS, CACHE_SETTINGS, SERVING_SETTINGS, HTTP_SETTINGS, LIMITS_SETTINGS],
+  settings: [API_SETTINGS, CACHE_SETTINGS, SERVING_SETTINGS, HTTP_SETTINGS, OAUTH_SETTINGS, LIMITS_SETTINGS],
 };

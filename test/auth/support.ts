@@ -1,0 +1,219 @@
+// The parts of an OAuth test: the built server started in the `oauth` mode as an operator does,
+// an SDK OAuth client provider playing the chat host (it keeps what a host keeps: client
+// registration, tokens, the PKCE verifier), and a scripted person who opens the authorization
+// URL, reads the sign-in page and posts the form, as a browser would (cookies, redirects).
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  Client,
+  type OAuthClientProvider,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+} from "@modelcontextprotocol/client";
+import type { TestApi } from "../../src/embedded/testing";
+import { type HttpServerProcess, spawnHttpServer } from "../http/support";
+
+const CALLBACK = "http://127.0.0.1:9/callback";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const newKey = () => randomBytes(32).toString("base64");
+export const tempDir = (name: string) => mkdtempSync(join(tmpdir(), `parts-mcp-${name}-`));
+
+export interface OAuthServerOptions {
+  api: TestApi;
+  store: { dataDir: string } | { databaseUrl: string };
+  keys: string;
+  env?: Record<string, string>;
+}
+
+export interface OAuthServer extends HttpServerProcess {
+  issuer: string;
+}
+
+/** `parts-mcp --http` with PARTS_MCP_AUTH=oauth on a free port of its own public URL. */
+export async function startOAuthServer(options: OAuthServerOptions): Promise<OAuthServer> {
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
+  const server = await spawnHttpServer({
+    api: options.api,
+    args: ["--port", String(port)],
+    env: {
+      PARTS_MCP_AUTH: "oauth",
+      PARTS_MCP_PUBLIC_URL: `${issuer}/mcp`,
+      PARTS_MCP_OAUTH_KEYS: options.keys,
+      ...("dataDir" in options.store
+        ? { PARTS_MCP_DATA_DIR: options.store.dataDir }
+        : { PARTS_MCP_DATABASE_URL: options.store.databaseUrl }),
+      ...options.env,
+    },
+  });
+  return { ...server, issuer };
+}
+
+/** The host's side of OAuth, kept in memory: what Claude or ChatGPT keep per connector. */
+export class TestHost implements OAuthClientProvider {
+  clientInfo: Awaited<ReturnType<OAuthClientProvider["clientInformation"]>>;
+  saved: Awaited<ReturnType<OAuthClientProvider["tokens"]>>;
+  #verifier = "";
+  /** The last URL the host sent the person to. */
+  authorizationUrl: URL | undefined;
+  readonly clientMetadataUrl?: string;
+  readonly #name: string;
+
+  constructor(name: string, clientMetadataUrl?: string) {
+    this.#name = name;
+    if (clientMetadataUrl !== undefined) this.clientMetadataUrl = clientMetadataUrl;
+  }
+
+  get redirectUrl() {
+    return CALLBACK;
+  }
+  get clientMetadata() {
+    return {
+      client_name: this.#name,
+      redirect_uris: [CALLBACK],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
+  }
+  clientInformation() {
+    return this.clientInfo;
+  }
+  saveClientInformation(info: NonNullable<TestHost["clientInfo"]>) {
+    this.clientInfo = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: NonNullable<TestHost["saved"]>) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.#verifier = verifier;
+  }
+  codeVerifier() {
+    return this.#verifier;
+  }
+  #discovery: unknown;
+  saveDiscoveryState(state: unknown) {
+    this.#discovery = state;
+  }
+  discoveryState() {
+    return this.#discovery as never;
+  }
+}
+
+/** A browser's worth of HTTP for one person: a cookie jar, redirects followed by hand. */
+export class Person {
+  readonly #cookies = new Map<string, string>();
+  readonly token: string;
+
+  constructor(token: string) {
+    this.token = token;
+  }
+
+  async request(url: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.#cookies.size > 0)
+      headers.set("cookie", [...this.#cookies].map(([k, v]) => `${k}=${v}`).join("; "));
+    const response = await fetch(url, { ...init, headers, redirect: "manual" });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const eq = (pair ?? "").indexOf("=");
+      if (eq > 0) this.#cookies.set((pair as string).slice(0, eq).trim(), (pair as string).slice(eq + 1));
+    }
+    return response;
+  }
+
+  /** Follows redirects from `url` until the sign-in page (its URL and HTML) or the callback. */
+  async follow(url: string, init?: RequestInit): Promise<{ url: string; response: Response }> {
+    let current = url;
+    let response = await this.request(current, init);
+    for (let hops = 0; hops < 10 && response.status >= 300 && response.status < 400; hops++) {
+      current = new URL(response.headers.get("location") ?? "", current).href;
+      if (current.startsWith(CALLBACK)) return { url: current, response };
+      response = await this.request(current);
+    }
+    return { url: current, response };
+  }
+
+  /** Opens the authorization URL: the sign-in page's URL, HTML and CSRF token. */
+  async open(authorizationUrl: URL): Promise<SignInPage> {
+    const { url, response } = await this.follow(authorizationUrl.href);
+    const html = await response.text();
+    const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
+    return { url, html, csrf, status: response.status, headers: response.headers };
+  }
+
+  /** Posts the form; the final URL (the callback with code, or the page again) and the response. */
+  async submit(page: SignInPage, fields: Record<string, string>) {
+    const origin = new URL(page.url).origin;
+    return this.follow(page.url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  /** The whole sign-in: open, post the token, and the callback's parameters. */
+  async signIn(authorizationUrl: URL | undefined): Promise<URLSearchParams> {
+    if (!authorizationUrl) throw new Error("the host was not sent to authorize");
+    const page = await this.open(authorizationUrl);
+    const done = await this.submit(page, { csrf: page.csrf, token: this.token });
+    if (!done.url.startsWith(CALLBACK)) {
+      throw new Error(
+        `sign-in did not reach the callback (${done.response.status}): ${await done.response.text()}`,
+      );
+    }
+    return new URL(done.url).searchParams;
+  }
+}
+
+export interface SignInPage {
+  url: string;
+  html: string;
+  csrf: string;
+  status: number;
+  headers: Headers;
+}
+
+/**
+ * Connects `host` to `mcpUrl` as a chat host does: the first attempt meets the 401, the person
+ * signs in, the host finishes the authorization and connects again.
+ */
+export async function connectWithSignIn(mcpUrl: string, host: TestHost, person: Person): Promise<Client> {
+  const first = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: host });
+  const client = new Client({ name: "oauth-test-host", version: "1.0.0" });
+  try {
+    await client.connect(first);
+    return client;
+  } catch (error) {
+    if (!(error instanceof UnauthorizedError)) throw error;
+  }
+  await first.finishAuth(await person.signIn(host.authorizationUrl));
+  return connectSignedIn(mcpUrl, host);
+}
+
+/** A client on the host's current tokens (no sign-in). */
+export async function connectSignedIn(mcpUrl: string, host: TestHost): Promise<Client> {
+  const client = new Client({ name: "oauth-test-host", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: host }));
+  return client;
+}
