@@ -9,12 +9,14 @@ import { call, MCP_HEADERS, ok, raw, toolCall } from "../http/support";
 import {
   connectSignedIn,
   connectWithSignIn,
+  expectRefusedWithin,
   newKey,
   type OAuthServer,
   Person,
   startOAuthServer,
   TestHost,
   tempDir,
+  tokenRequest,
 } from "./support";
 
 const [alice, bob] = DEMO_ACCOUNTS.map((account) => account.token) as [string, string];
@@ -56,9 +58,9 @@ describe("discovery", () => {
   });
 
   it("serves RFC 8414 metadata: S256 only, iss in responses, CIMD, the conventional endpoints", async () => {
-    const metadata: Json = await (
+    const metadata = (await (
       await fetch(`${server.issuer}/.well-known/oauth-authorization-server`)
-    ).json();
+    ).json()) as Record<string, unknown>;
     expect(metadata).toMatchObject({
       issuer: server.issuer,
       authorization_endpoint: `${server.issuer}/authorize`,
@@ -175,32 +177,4 @@ function unsignedToken(): string {
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
   const now = Math.floor(Date.now() / 1000);
   return `${part({ alg: "none", typ: "at+jwt" })}.${part({ iss: "http://127.0.0.1", aud: "x", exp: now + 600, scope: "parts:read parts:write", grant_id: "g" })}.`;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: an OAuth JSON body whose fields each test asserts
-type Json = any;
-
-async function tokenRequest(
-  issuer: string,
-  fields: Record<string, string>,
-): Promise<{ status: number; body: Json }> {
-  const response = await fetch(`${issuer}/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields),
-  });
-  return { status: response.status, body: await response.json() };
-}
-
-async function expectRefusedWithin(url: string, accessToken: string, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const res = await raw(url, {
-      headers: { ...MCP_HEADERS, authorization: `Bearer ${accessToken}` },
-      body: toolCall("list_standards"),
-    });
-    if (res.status === 401) return;
-    if (Date.now() > deadline) throw new Error(`still accepted after ${ms} ms (status ${res.status})`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }

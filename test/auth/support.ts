@@ -2,7 +2,7 @@
 // an SDK OAuth client provider playing the chat host (it keeps what a host keeps: client
 // registration, tokens, the PKCE verifier), and a scripted person who opens the authorization
 // URL, reads the sign-in page and posts the form, as a browser would (cookies, redirects).
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -14,7 +14,7 @@ import {
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
 import type { TestApi } from "../../src/embedded/testing";
-import { type HttpServerProcess, spawnHttpServer } from "../http/support";
+import { type HttpServerProcess, MCP_HEADERS, raw, spawnHttpServer, toolCall } from "../http/support";
 
 const CALLBACK = "http://127.0.0.1:9/callback";
 
@@ -142,13 +142,15 @@ export class Person {
     return response;
   }
 
-  /** Follows redirects from `url` until the sign-in page (its URL and HTML) or the callback. */
+  /** Follows redirects from `url` until the sign-in page (its URL and HTML) or the client's
+   * redirect URI, on another origin, which is not followed. */
   async follow(url: string, init?: RequestInit): Promise<{ url: string; response: Response }> {
     let current = url;
     let response = await this.request(current, init);
     for (let hops = 0; hops < 10 && response.status >= 300 && response.status < 400; hops++) {
-      current = new URL(response.headers.get("location") ?? "", current).href;
-      if (current.startsWith(CALLBACK)) return { url: current, response };
+      const next = new URL(response.headers.get("location") ?? "", current);
+      current = next.href;
+      if (next.origin !== new URL(url).origin) return { url: current, response };
       response = await this.request(current);
     }
     return { url: current, response };
@@ -173,11 +175,11 @@ export class Person {
   }
 
   /** The whole sign-in: open, post the token, and the callback's parameters. */
-  async signIn(authorizationUrl: URL | undefined): Promise<URLSearchParams> {
+  async signIn(authorizationUrl: URL | undefined, callback = CALLBACK): Promise<URLSearchParams> {
     if (!authorizationUrl) throw new Error("the host was not sent to authorize");
     const page = await this.open(authorizationUrl);
     const done = await this.submit(page, { csrf: page.csrf, token: this.token });
-    if (!done.url.startsWith(CALLBACK)) {
+    if (!done.url.startsWith(callback)) {
       throw new Error(
         `sign-in did not reach the callback (${done.response.status}): ${await done.response.text()}`,
       );
@@ -216,4 +218,58 @@ export async function connectSignedIn(mcpUrl: string, host: TestHost): Promise<C
   const client = new Client({ name: "oauth-test-host", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: host }));
   return client;
+}
+
+/** PKCE's verifier and S256 challenge. */
+export function pkce() {
+  const verifier = randomBytes(32).toString("base64url");
+  const challenge = createHash("sha256").update(verifier).digest("base64url");
+  return { verifier, challenge };
+}
+
+/** An authorization URL built by hand (as a host other than the SDK would). */
+export function authorizationUrl(
+  issuer: string,
+  fields: { clientId: string; redirectUri: string; challenge: string; scope?: string; resource?: string },
+): URL {
+  const url = new URL("/authorize", issuer);
+  url.search = new URLSearchParams({
+    response_type: "code",
+    client_id: fields.clientId,
+    redirect_uri: fields.redirectUri,
+    code_challenge: fields.challenge,
+    code_challenge_method: "S256",
+    state: randomBytes(8).toString("hex"),
+    ...(fields.scope !== undefined && { scope: fields.scope }),
+    resource: fields.resource ?? `${issuer}/mcp`,
+  }).toString();
+  return url;
+}
+
+/** A POST of form fields to the token endpoint: its status and JSON body. */
+export async function tokenRequest(
+  issuer: string,
+  fields: Record<string, string>,
+  // biome-ignore lint/suspicious/noExplicitAny: an OAuth JSON body whose fields each test asserts
+): Promise<{ status: number; headers: Headers; body: any }> {
+  const response = await fetch(`${issuer}/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+  });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+/** Polls /mcp with `accessToken` until it is refused with 401; fails after `ms`. */
+export async function expectRefusedWithin(url: string, accessToken: string, ms: number): Promise<number> {
+  const start = Date.now();
+  for (;;) {
+    const res = await raw(url, {
+      headers: { ...MCP_HEADERS, authorization: `Bearer ${accessToken}` },
+      body: toolCall("list_standards"),
+    });
+    if (res.status === 401) return Date.now() - start;
+    if (Date.now() - start > ms) throw new Error(`still accepted after ${ms} ms (status ${res.status})`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

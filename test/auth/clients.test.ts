@@ -1,0 +1,215 @@
+// Clients and hostile input: Client ID Metadata Documents served from a local HTTPS host (the
+// SDK's own CIMD flow, and the published documents of Claude and ChatGPT kept as fixtures),
+// documents the server must not fetch or must not accept, dynamic registration floods, the PAT
+// form with hostile input, and a replayed authorization code.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
+import { call, ok } from "../http/support";
+import { type DocumentHost, startDocumentHost } from "./document-host";
+import {
+  authorizationUrl,
+  connectWithSignIn,
+  expectRefusedWithin,
+  newKey,
+  type OAuthServer,
+  Person,
+  pkce,
+  startOAuthServer,
+  TestHost,
+  tempDir,
+  tokenRequest,
+} from "./support";
+
+const [alice] = DEMO_ACCOUNTS.map((account) => account.token) as [string];
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(join(import.meta.dirname, "fixtures", name), "utf8")) as Record<string, unknown>;
+const REGISTER_PER_MINUTE = 20;
+
+let api: TestApi;
+let host: DocumentHost;
+let server: OAuthServer;
+
+beforeAll(async () => {
+  [api, host] = await Promise.all([startTestApi(), startDocumentHost()]);
+  server = await startOAuthServer({
+    api,
+    store: { dataDir: tempDir("clients") },
+    keys: `k1:${newKey()}`,
+    env: {
+      NODE_EXTRA_CA_CERTS: host.caFile,
+      PARTS_MCP_OAUTH_TRUSTED_CLIENT_HOSTS: "localhost",
+      PARTS_MCP_OAUTH_REGISTER_PER_MINUTE: String(REGISTER_PER_MINUTE),
+    },
+  });
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+  await Promise.all([api?.close(), host?.close()]);
+});
+
+describe("Client ID Metadata Documents", () => {
+  it("the SDK's host signs in with its document URL as client_id (no registration)", async () => {
+    const url = host.serve("/host.json", {
+      client_name: "CIMD Host",
+      redirect_uris: ["http://127.0.0.1:9/callback"],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    });
+    const cimdHost = new TestHost("CIMD Host", url);
+    const client = await connectWithSignIn(server.url, cimdHost, new Person(alice));
+    expect(cimdHost.clientInfo?.client_id).toBe(url);
+    expect(ok<{ items: unknown[] }>(await call(client, "list_standards")).items.length).toBeGreaterThan(0);
+    await client.close();
+  });
+
+  it.each([
+    ["claude-client-metadata.json", "Claude", "https://claude.ai/api/mcp/auth_callback"],
+    ["chatgpt-client-metadata.json", "ChatGPT", "https://chatgpt.com/connector_platform_oauth_redirect"],
+  ])(
+    "accepts %s: the sign-in page names the client and its redirect host",
+    async (file, name, redirectUri) => {
+      const clientId = host.serve(`/${file}`, fixture(file));
+      const { challenge } = pkce();
+      const person = new Person(alice);
+      const page = await person.open(authorizationUrl(server.issuer, { clientId, redirectUri, challenge }));
+      expect(page.status, page.html).toBe(200);
+      expect(page.html).toContain(`Connect ${name} to Parts`);
+      expect(page.html).toContain(new URL(redirectUri).host);
+    },
+  );
+
+  it("Claude's client completes the code exchange with PKCE (auth method none), iss in the response", async () => {
+    const clientId = host.serve("/claude-exchange.json", fixture("claude-client-metadata.json"));
+    const redirectUri = "https://claude.com/api/mcp/auth_callback";
+    const { verifier, challenge } = pkce();
+    const callback = await new Person(alice).signIn(
+      authorizationUrl(server.issuer, { clientId, redirectUri, challenge }),
+      redirectUri,
+    );
+    expect(callback.get("iss")).toBe(server.issuer);
+    const tokens = await tokenRequest(server.issuer, {
+      grant_type: "authorization_code",
+      code: String(callback.get("code")),
+      redirect_uri: redirectUri,
+      client_id: clientId,
+      code_verifier: verifier,
+    });
+    expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+    expect(tokens.body).toMatchObject({ token_type: "Bearer", scope: "parts:read" });
+    expect(tokens.body.refresh_token).toBeTruthy();
+  });
+
+  it.each([
+    ["on a private address, not trusted", () => `https://127.0.0.1:${host.port}/host.json`],
+    ["answering with a redirect loop", () => `${host.origin}/loop.json`],
+    ["of 10 MB", () => `${host.origin}/huge.json`],
+    ["over plain http", () => `http://localhost:${host.port}/host.json`],
+  ])("refuses a document %s", async (_name, clientId) => {
+    const { challenge } = pkce();
+    const started = Date.now();
+    const url = authorizationUrl(server.issuer, {
+      clientId: clientId(),
+      redirectUri: "http://127.0.0.1:9/callback",
+      challenge,
+    });
+    const page = await new Person(alice).open(url);
+    expect(page.status).toBe(400);
+    expect(page.url).not.toContain("/sign-in/");
+    expect(Date.now() - started).toBeLessThan(6_000);
+  });
+});
+
+describe("hostile input", () => {
+  it("1,000 registrations from one address: the first ones succeed, the rest get 429 with Retry-After", async () => {
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let batch = 0; batch < 20; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          fetch(`${server.issuer}/register`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ client_name: "flood", redirect_uris: ["http://127.0.0.1:9/cb"] }),
+          }),
+        ),
+      );
+      for (const answer of answers) {
+        statuses.push(answer.status);
+        if (answer.status === 429) retryAfter = answer.headers.get("retry-after");
+        await answer.body?.cancel();
+      }
+    }
+    expect(statuses.filter((s) => s === 201)).toHaveLength(REGISTER_PER_MINUTE);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(1_000 - REGISTER_PER_MINUTE);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+    expect((await fetch(`${server.issuer}/healthz`)).status).toBe(200);
+  });
+
+  it("the PAT form refuses huge, malformed and script-bearing input, wrong tokens and a missing CSRF token", async () => {
+    const clientId = host.serve("/form.json", {
+      client_name: "Form Host",
+      redirect_uris: ["http://127.0.0.1:9/callback"],
+      token_endpoint_auth_method: "none",
+    });
+    const person = new Person(alice);
+    const page = await person.open(
+      authorizationUrl(server.issuer, {
+        clientId,
+        redirectUri: "http://127.0.0.1:9/callback",
+        challenge: pkce().challenge,
+      }),
+    );
+    const script = "<script>alert(1)</script>";
+    const cases: [Record<string, string>, number, RegExp][] = [
+      [{ csrf: page.csrf, token: "x".repeat(20_000) }, 413, /far too long/],
+      [{ csrf: page.csrf, token: "two words\u0000" }, 400, /does not look like a personal access token/],
+      [{ csrf: page.csrf, token: script }, 401, /did not accept this token/],
+      [{ csrf: page.csrf, token: "pat_wrong_but_well_formed_0123456789" }, 401, /did not accept this token/],
+      [{ token: alice }, 403, /Form expired/],
+      [{ csrf: "forged", token: alice }, 403, /Form expired/],
+    ];
+    for (const [fields, status, message] of cases) {
+      const { response } = await person.submit(page, fields);
+      const html = await response.text();
+      expect(response.status, html).toBe(status);
+      expect(html).toMatch(message);
+      expect(html).not.toContain(script);
+      expect(html).not.toContain(alice);
+    }
+    for (const secret of [script, "pat_wrong_but_well_formed_0123456789", alice]) {
+      expect(server.stderr()).not.toContain(secret);
+    }
+    // The form still works afterwards.
+    const done = await person.submit(page, { csrf: page.csrf, token: alice });
+    expect(done.url).toMatch(/^http:\/\/127\.0\.0\.1:9\/callback\?code=/);
+  });
+
+  it("a replayed authorization code is refused, and the tokens it gave are revoked", async () => {
+    const redirectUri = "http://127.0.0.1:9/callback";
+    const clientId = host.serve("/replay.json", {
+      client_name: "Replay",
+      redirect_uris: [redirectUri],
+      token_endpoint_auth_method: "none",
+    });
+    const { verifier, challenge } = pkce();
+    const callback = await new Person(alice).signIn(
+      authorizationUrl(server.issuer, { clientId, redirectUri, challenge }),
+    );
+    const exchange = {
+      grant_type: "authorization_code",
+      code: String(callback.get("code")),
+      redirect_uri: redirectUri,
+      client_id: clientId,
+      code_verifier: verifier,
+    };
+    const first = await tokenRequest(server.issuer, exchange);
+    expect(first.status).toBe(200);
+    const replay = await tokenRequest(server.issuer, exchange);
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe("invalid_grant");
+    await expectRefusedWithin(server.url, first.body.access_token, 5_000);
+  });
+});
