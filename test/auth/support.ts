@@ -18,7 +18,7 @@ import { type HttpServerProcess, MCP_HEADERS, raw, spawnHttpServer, toolCall } f
 
 const CALLBACK = "http://127.0.0.1:9/callback";
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -37,16 +37,21 @@ export interface OAuthServerOptions {
   store: { dataDir: string } | { databaseUrl: string };
   keys: string;
   env?: Record<string, string>;
+  /** The public URL's port, when it is another replica's (default: this server's own). */
+  publicPort?: number;
 }
 
 export interface OAuthServer extends HttpServerProcess {
+  /** The public issuer (shared by replicas). */
   issuer: string;
+  /** This process's own origin. */
+  origin: string;
 }
 
 /** `parts-mcp --http` with PARTS_MCP_AUTH=oauth on a free port of its own public URL. */
 export async function startOAuthServer(options: OAuthServerOptions): Promise<OAuthServer> {
   const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
+  const issuer = `http://127.0.0.1:${options.publicPort ?? port}`;
   const server = await spawnHttpServer({
     api: options.api,
     args: ["--port", String(port)],
@@ -60,7 +65,7 @@ export async function startOAuthServer(options: OAuthServerOptions): Promise<OAu
       ...options.env,
     },
   });
-  return { ...server, issuer };
+  return { ...server, issuer, origin: `http://127.0.0.1:${port}` };
 }
 
 /** The host's side of OAuth, kept in memory: what Claude or ChatGPT keep per connector. */
@@ -181,7 +186,7 @@ export class Person {
     const done = await this.submit(page, { csrf: page.csrf, token: this.token });
     if (!done.url.startsWith(callback)) {
       throw new Error(
-        `sign-in did not reach the callback (${done.response.status}): ${await done.response.text()}`,
+        `sign-in did not reach the callback (${done.response.status} at ${done.url}): ${await done.response.text()}`,
       );
     }
     return new URL(done.url).searchParams;
