@@ -103,7 +103,19 @@ describe("Client ID Metadata Documents", () => {
   });
 
   it.each([
-    ["on a private address, not trusted", () => `https://127.0.0.1:${host.port}/host.json`],
+    [
+      "on a private address, not trusted",
+      () =>
+        host.serve(
+          "/private.json",
+          {
+            client_name: "Private",
+            redirect_uris: ["http://127.0.0.1:9/callback"],
+            token_endpoint_auth_method: "none",
+          },
+          `https://127.0.0.1:${host.port}`,
+        ),
+    ],
     ["answering with a redirect loop", () => `${host.origin}/loop.json`],
     ["of 10 MB", () => `${host.origin}/huge.json`],
     ["over plain http", () => `http://localhost:${host.port}/host.json`],

@@ -13,8 +13,8 @@ export interface DocumentHost {
   port: number;
   /** The CA certificate file to trust. */
   caFile: string;
-  /** Serves `document` at `path`; its client_id is set to its own URL. */
-  serve(path: string, document: Record<string, unknown>): string;
+  /** Serves `document` at `path`; its client_id is set to its own URL on `origin`. */
+  serve(path: string, document: Record<string, unknown>, origin?: string): string;
   close(): Promise<void>;
 }
 
@@ -112,8 +112,8 @@ export async function startDocumentHost(): Promise<DocumentHost> {
     origin,
     port,
     caFile,
-    serve(path, document) {
-      const url = `${origin}${path}`;
+    serve(path, document, at = origin) {
+      const url = `${at}${path}`;
       documents.set(path, JSON.stringify({ ...document, client_id: url }));
       return url;
     },
