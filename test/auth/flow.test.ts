@@ -22,10 +22,12 @@ import {
 const [alice, bob] = DEMO_ACCOUNTS.map((account) => account.token) as [string, string];
 let api: TestApi;
 let server: OAuthServer;
+const dataDir = tempDir("flow");
+const oldKey = `k1:${newKey()}`;
 
 beforeAll(async () => {
   api = await startTestApi();
-  server = await startOAuthServer({ api, store: { dataDir: tempDir("flow") }, keys: `k1:${newKey()}` });
+  server = await startOAuthServer({ api, store: { dataDir }, keys: oldKey });
 }, 60_000);
 afterAll(async () => {
   await server?.stop();
@@ -155,6 +157,24 @@ describe("a person connects a host", () => {
     const created = ok<{ id: string }>(await call(writer, "create_part", { title: "Bracket" }));
     expect(created.id).toBeTruthy();
     await writer.close();
+  });
+});
+
+describe("restarts and key rotation (embedded store)", () => {
+  it("a restart keeps the connection; a new key first re-seals everything, then the old key can go", async () => {
+    const host = new TestHost("Restart Host");
+    (await connectWithSignIn(server.url, host, new Person(alice))).close();
+    const token = String(host.saved?.access_token);
+    const newKeyEntry = `k2:${newKey()}`;
+    for (const keys of [`${newKeyEntry},${oldKey}`, newKeyEntry]) {
+      await server.stop();
+      server = await startOAuthServer({ api, store: { dataDir }, keys, port: new URL(server.issuer).port });
+      const res = await raw(server.url, {
+        headers: { ...MCP_HEADERS, authorization: `Bearer ${token}` },
+        body: toolCall("list_standards"),
+      });
+      expect(res.status, `with keys ${keys.replace(/:[^,]+/g, ":…")}`).toBe(200);
+    }
   });
 });
 

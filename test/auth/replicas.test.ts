@@ -200,7 +200,9 @@ describe("tokens signed with the replicas' own key", () => {
     expect(await status(await mint({ grant_id: "no-such-grant" }))).toBe(401);
   });
 
-  it("keeps no Parts API token in the clear in the database", async () => {
+  it("keeps no Parts API token, code or refresh token in the clear in the database", async () => {
+    const grant = await authorizeOn(a, bob);
+    const tokens = await exchangeOn(b, grant);
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     const dump = JSON.stringify(
@@ -212,6 +214,6 @@ describe("tokens signed with the replicas' own key", () => {
     );
     await client.end();
     expect(dump).toContain("grant");
-    for (const token of [alice, bob]) expect(dump).not.toContain(token);
+    for (const secret of [alice, bob, grant.code, tokens.refresh_token]) expect(dump).not.toContain(secret);
   });
 });

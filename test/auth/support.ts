@@ -39,6 +39,8 @@ export interface OAuthServerOptions {
   env?: Record<string, string>;
   /** The public URL's port, when it is another replica's (default: this server's own). */
   publicPort?: number;
+  /** This server's port (a restart keeps its URL); default a free one. */
+  port?: string;
 }
 
 export interface OAuthServer extends HttpServerProcess {
@@ -50,7 +52,7 @@ export interface OAuthServer extends HttpServerProcess {
 
 /** `parts-mcp --http` with PARTS_MCP_AUTH=oauth on a free port of its own public URL. */
 export async function startOAuthServer(options: OAuthServerOptions): Promise<OAuthServer> {
-  const port = await freePort();
+  const port = options.port === undefined ? await freePort() : Number(options.port);
   const issuer = `http://127.0.0.1:${options.publicPort ?? port}`;
   const server = await spawnHttpServer({
     api: options.api,
