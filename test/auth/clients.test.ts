@@ -224,4 +224,28 @@ describe("hostile input", () => {
     expect(replay.body.error).toBe("invalid_grant");
     await expectRefusedWithin(server.url, first.body.access_token, 5_000);
   });
+
+  it("token requests past 120 a minute from one address get 429 with Retry-After", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 130 }, () =>
+        fetch(`${server.issuer}/token`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            grant_type: "refresh_token",
+            refresh_token: "nope",
+            client_id: "nope",
+          }),
+        }).then(async (r) => {
+          await r.body?.cancel();
+          return { status: r.status, retryAfter: r.headers.get("retry-after") };
+        }),
+      ),
+    );
+    const limited = answers.filter((a) => a.status === 429);
+    // Earlier tests of this file used a few of the minute's 120.
+    expect(limited.length).toBeGreaterThanOrEqual(10);
+    expect(answers.filter((a) => a.status !== 429).length).toBeLessThanOrEqual(120);
+    expect(Number(limited[0]?.retryAfter)).toBeGreaterThan(0);
+  });
 });
