@@ -131,6 +131,8 @@ export class TestHost implements OAuthClientProvider {
 export class Person {
   readonly #cookies = new Map<string, string>();
   readonly token: string;
+  /** How this person's browser sends a request (the bench counts them). */
+  fetch: typeof globalThis.fetch = (input, init) => globalThis.fetch(input, init);
 
   constructor(token: string) {
     this.token = token;
@@ -140,7 +142,7 @@ export class Person {
     const headers = new Headers(init.headers);
     if (this.#cookies.size > 0)
       headers.set("cookie", [...this.#cookies].map(([k, v]) => `${k}=${v}`).join("; "));
-    const response = await fetch(url, { ...init, headers, redirect: "manual" });
+    const response = await this.fetch(url, { ...init, headers, redirect: "manual" });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(";");
       const eq = (pair ?? "").indexOf("=");
@@ -207,8 +209,18 @@ export interface SignInPage {
  * Connects `host` to `mcpUrl` as a chat host does: the first attempt meets the 401, the person
  * signs in, the host finishes the authorization and connects again.
  */
-export async function connectWithSignIn(mcpUrl: string, host: TestHost, person: Person): Promise<Client> {
-  const first = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: host });
+export async function connectWithSignIn(
+  mcpUrl: string,
+  host: TestHost,
+  person: Person,
+  hostFetch?: typeof fetch,
+  personFetch?: typeof fetch,
+): Promise<Client> {
+  if (personFetch) person.fetch = personFetch;
+  const first = new StreamableHTTPClientTransport(new URL(mcpUrl), {
+    authProvider: host,
+    ...(hostFetch && { fetch: hostFetch }),
+  });
   const client = new Client({ name: "oauth-test-host", version: "1.0.0" });
   try {
     await client.connect(first);
@@ -217,13 +229,22 @@ export async function connectWithSignIn(mcpUrl: string, host: TestHost, person: 
     if (!(error instanceof UnauthorizedError)) throw error;
   }
   await first.finishAuth(await person.signIn(host.authorizationUrl));
-  return connectSignedIn(mcpUrl, host);
+  return connectSignedIn(mcpUrl, host, hostFetch);
 }
 
 /** A client on the host's current tokens (no sign-in). */
-export async function connectSignedIn(mcpUrl: string, host: TestHost): Promise<Client> {
+export async function connectSignedIn(
+  mcpUrl: string,
+  host: TestHost,
+  hostFetch?: typeof fetch,
+): Promise<Client> {
   const client = new Client({ name: "oauth-test-host", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: host }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(mcpUrl), {
+      authProvider: host,
+      ...(hostFetch && { fetch: hostFetch }),
+    }),
+  );
   return client;
 }
 

@@ -7,7 +7,7 @@
 // with PASS/MISS and the margin; writes the same as JSON to .bench/.
 //
 //   tsx test/bench/run.ts [section...]
-//   sections: tokens cold overhead describe list memory http bundle search flood views, and
+//   sections: tokens cold overhead describe list memory http bundle search flood views oauth, and
 //   snapshot (a study with no target, run only when named: test/bench/snapshot.ts)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -31,6 +31,7 @@ import {
   visibleSampleIds,
 } from "./lib";
 import { benchMemory } from "./memory";
+import { benchOAuth } from "./oauth";
 import { benchOverhead } from "./overhead";
 import { benchDescribe, benchListParts } from "./reads";
 import { RpcSession } from "./rpc";
@@ -51,6 +52,7 @@ const SECTIONS = [
   "search",
   "flood",
   "views",
+  "oauth",
   "snapshot",
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -149,6 +151,7 @@ try {
   await step("search", () => benchSearch(report, api));
   await step("flood", () => benchFlood(report, api));
   await step("views", () => benchViews(report, api));
+  await step("oauth", () => benchOAuth(report, api));
   await step("snapshot", () => benchSnapshot(report, api, sampleId));
 } finally {
   await api.close();
