@@ -184,6 +184,13 @@ export class OAuthStore {
             `the stored ${name} does not open with PARTS_MCP_OAUTH_KEYS: keep the key it was sealed with in the keyring`,
           );
         }
+        // Sealed by an older key: re-sealed under the newest, so the old key can be retired.
+        if (this.#keyring.isStale(row.sealed)) {
+          await this.sql.query("UPDATE oauth_secrets SET sealed = $2 WHERE name = $1", [
+            name,
+            this.#keyring.seal(value, secretAad(name)),
+          ]);
+        }
         return value;
       }
       const value = create();

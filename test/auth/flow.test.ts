@@ -77,6 +77,14 @@ describe("discovery", () => {
   });
 });
 
+describe("operations", () => {
+  it("/healthz names the store and answers without credentials", async () => {
+    const res = await fetch(`${server.issuer}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok", store: "embedded" });
+  });
+});
+
 describe("a person connects a host", () => {
   it("signs in once, then calls tools with their own token; refresh keeps the connection", async () => {
     const host = new TestHost("Test Host");

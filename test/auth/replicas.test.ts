@@ -107,6 +107,9 @@ describe("two replicas, one PostgreSQL", () => {
     const { rows } = await client.query("SELECT version FROM parts_mcp_migrations");
     await client.end();
     expect(rows).toEqual([{ version: 1 }]);
+    for (const server of [a, b]) {
+      expect(await (await fetch(`${server.origin}/healthz`)).json()).toEqual({ status: "ok", store: "postgres" });
+    }
   });
 
   it("authorize on one, exchange on the other, call both; revoke on one, the other refuses within 5 s", async () => {
