@@ -11,6 +11,7 @@ import { type DocumentHost, startDocumentHost } from "./document-host";
 import {
   authorizationUrl,
   connectWithSignIn,
+  embeddedDataDir,
   expectRefusedWithin,
   newKey,
   type OAuthServer,
@@ -18,7 +19,6 @@ import {
   pkce,
   startOAuthServer,
   TestHost,
-  tempDir,
   tokenRequest,
 } from "./support";
 
@@ -35,7 +35,7 @@ beforeAll(async () => {
   [api, host] = await Promise.all([startTestApi(), startDocumentHost()]);
   server = await startOAuthServer({
     api,
-    store: { dataDir: tempDir("clients") },
+    store: { dataDir: await embeddedDataDir("clients") },
     keys: `k1:${newKey()}`,
     env: {
       NODE_EXTRA_CA_CERTS: host.caFile,

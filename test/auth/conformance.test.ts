@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
 import { suiteNode } from "../conformance/suite";
-import { freePort, newKey, type OAuthServer, Person, startOAuthServer, tempDir } from "./support";
+import { embeddedDataDir, freePort, newKey, type OAuthServer, Person, startOAuthServer } from "./support";
 
 const [alice] = DEMO_ACCOUNTS.map((account) => account.token) as [string];
 const require = createRequire(import.meta.url);
@@ -22,7 +22,7 @@ beforeAll(async () => {
   api = await startTestApi();
   server = await startOAuthServer({
     api,
-    store: { dataDir: tempDir("conformance") },
+    store: { dataDir: await embeddedDataDir("conformance") },
     keys: `k1:${newKey()}`,
   });
 }, 60_000);

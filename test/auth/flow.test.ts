@@ -9,24 +9,24 @@ import { call, MCP_HEADERS, ok, raw, toolCall } from "../http/support";
 import {
   connectSignedIn,
   connectWithSignIn,
+  embeddedDataDir,
   expectRefusedWithin,
   newKey,
   type OAuthServer,
   Person,
   startOAuthServer,
   TestHost,
-  tempDir,
   tokenRequest,
 } from "./support";
 
 const [alice, bob] = DEMO_ACCOUNTS.map((account) => account.token) as [string, string];
 let api: TestApi;
 let server: OAuthServer;
-const dataDir = tempDir("flow");
+let dataDir: string;
 const oldKey = `k1:${newKey()}`;
 
 beforeAll(async () => {
-  api = await startTestApi();
+  [api, dataDir] = await Promise.all([startTestApi(), embeddedDataDir("flow")]);
   server = await startOAuthServer({ api, store: { dataDir }, keys: oldKey });
 }, 60_000);
 afterAll(async () => {

@@ -108,7 +108,10 @@ describe("two replicas, one PostgreSQL", () => {
     await client.end();
     expect(rows).toEqual([{ version: 1 }]);
     for (const server of [a, b]) {
-      expect(await (await fetch(`${server.origin}/healthz`)).json()).toEqual({ status: "ok", store: "postgres" });
+      expect(await (await fetch(`${server.origin}/healthz`)).json()).toEqual({
+        status: "ok",
+        store: "postgres",
+      });
     }
   });
 

@@ -9,12 +9,12 @@ import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/te
 import { launchBrowser } from "../views/browser";
 import {
   authorizationUrl,
+  embeddedDataDir,
   freePort,
   newKey,
   type OAuthServer,
   pkce,
   startOAuthServer,
-  tempDir,
 } from "./support";
 
 const [alice] = DEMO_ACCOUNTS.map((account) => account.token) as [string];
@@ -33,7 +33,7 @@ let clientId: string;
 beforeAll(async () => {
   api = await startTestApi();
   [server, { browser }] = await Promise.all([
-    startOAuthServer({ api, store: { dataDir: tempDir("page") }, keys: `k1:${newKey()}` }),
+    startOAuthServer({ api, store: { dataDir: await embeddedDataDir("page") }, keys: `k1:${newKey()}` }),
     launchBrowser(),
   ]);
   const port = await freePort();

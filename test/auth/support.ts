@@ -3,7 +3,7 @@
 // registration, tokens, the PKCE verifier), and a scripted person who opens the authorization
 // URL, reads the sign-in page and posts the form, as a browser would (cookies, redirects).
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { TestApi } from "../../src/embedded/testing";
 import { type HttpServerProcess, MCP_HEADERS, raw, spawnHttpServer, toolCall } from "../http/support";
+import { repoRoot } from "../support/mcp-server";
 
 const CALLBACK = "http://127.0.0.1:9/callback";
 
@@ -31,6 +32,31 @@ export function freePort(): Promise<number> {
 
 export const newKey = () => randomBytes(32).toString("base64");
 export const tempDir = (name: string) => mkdtempSync(join(tmpdir(), `parts-mcp-${name}-`));
+
+/**
+ * A data directory for the embedded store, copied from a template made once (PGlite's first
+ * start, its initdb, takes seconds; opening a copy takes a fraction of one). The template lives in
+ * .cache/, keyed by PGlite's version; concurrent test files make their own and the first rename wins.
+ */
+export async function embeddedDataDir(name: string): Promise<string> {
+  const pglite = join(repoRoot, "node_modules", "@electric-sql", "pglite", "package.json");
+  const { version } = JSON.parse(readFileSync(pglite, "utf8")) as { version: string };
+  const template = join(repoRoot, ".cache", `pglite-${version}`);
+  if (!existsSync(template)) {
+    const building = `${template}.${process.pid}`;
+    const { PGlite } = await import("@electric-sql/pglite");
+    const db = await PGlite.create(building);
+    await db.close();
+    try {
+      renameSync(building, template);
+    } catch {
+      rmSync(building, { recursive: true, force: true });
+    }
+  }
+  const dir = join(tempDir(name), "data");
+  cpSync(template, dir, { recursive: true });
+  return dir;
+}
 
 export interface OAuthServerOptions {
   api: TestApi;

@@ -6,7 +6,14 @@
 // person) counted in HTTP round trips and timed. Figures only, no target.
 import { randomBytes } from "node:crypto";
 import type { TestApi } from "../../src/embedded/testing";
-import { connectWithSignIn, newKey, Person, startOAuthServer, TestHost, tempDir } from "../auth/support";
+import {
+  connectWithSignIn,
+  embeddedDataDir,
+  newKey,
+  Person,
+  startOAuthServer,
+  TestHost,
+} from "../auth/support";
 import { spawnHttpServer } from "../http/support";
 import { type Report, round, summarize } from "./lib";
 
@@ -17,7 +24,7 @@ const SIGN_INS = 8;
 export async function benchOAuth(report: Report, api: TestApi): Promise<void> {
   const pat = api.demoToken;
   const [oauth, perUser] = await Promise.all([
-    startOAuthServer({ api, store: { dataDir: tempDir("bench") }, keys: `k1:${newKey()}` }),
+    startOAuthServer({ api, store: { dataDir: await embeddedDataDir("bench") }, keys: `k1:${newKey()}` }),
     spawnHttpServer({ api, env: { PARTS_MCP_AUTH: "per-user" } }),
   ]);
   try {
