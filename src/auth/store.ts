@@ -3,6 +3,7 @@
 // Parts API token, and the server's own sealed secrets (signing and cookie keys). Migrations run
 // at start under an advisory lock, so replicas starting together apply them once. Times are
 // epoch milliseconds of this process's clock.
+import { ConfigError } from "../config";
 import type { Keyring } from "./keyring";
 import type { Sql } from "./sql";
 
@@ -180,8 +181,10 @@ export class OAuthStore {
       if (row) {
         const value = this.#keyring.open(row.sealed, secretAad(name));
         if (value === undefined) {
-          throw new Error(
-            `the stored ${name} does not open with PARTS_MCP_OAUTH_KEYS: keep the key it was sealed with in the keyring`,
+          throw new ConfigError(
+            (n) =>
+              `The stored ${name} does not open with any key of ${n("PARTS_MCP_OAUTH_KEYS")}: put back the key it was sealed with (after the newest one).`,
+            "PARTS_MCP_OAUTH_KEYS",
           );
         }
         // Sealed by an older key: re-sealed under the newest, so the old key can be retired.
