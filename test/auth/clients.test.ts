@@ -248,4 +248,32 @@ describe("hostile input", () => {
     expect(answers.filter((a) => a.status !== 429).length).toBeLessThanOrEqual(120);
     expect(Number(limited[0]?.retryAfter)).toBeGreaterThan(0);
   });
+
+  it("sign-in posts past 30 a minute from one address get 429 with Retry-After, before the form is read", async () => {
+    const clientId = host.serve("/limit.json", {
+      client_name: "Limit",
+      redirect_uris: ["http://127.0.0.1:9/callback"],
+      token_endpoint_auth_method: "none",
+    });
+    const person = new Person(alice);
+    const page = await person.open(
+      authorizationUrl(server.issuer, {
+        clientId,
+        redirectUri: "http://127.0.0.1:9/callback",
+        challenge: pkce().challenge,
+      }),
+    );
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 31; i++) {
+      const { response } = await person.submit(page, { csrf: "wrong", token: "x" });
+      statuses.push(response.status);
+      if (response.status === 429) retryAfter = response.headers.get("retry-after");
+      await response.body?.cancel();
+    }
+    // Earlier tests of this file posted some of the minute's 30.
+    expect(statuses.filter((s) => s === 403).length).toBeLessThanOrEqual(30);
+    expect(statuses.at(-1)).toBe(429);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+  });
 });
