@@ -16,7 +16,7 @@ import { isLoopbackHost, type OAuthConfig } from "../config";
 import type { Logger } from "../log";
 import { Keyring } from "./keyring";
 import { createProvider, ROUTES, SCOPES } from "./provider";
-import { RateLimit } from "./rate-limit";
+import { clientAddress, RateLimit } from "./rate-limit";
 import { ResourceServer } from "./resource";
 import { handleSignIn, SIGN_IN_PATH, type TokenCheck } from "./sign-in";
 import { openEmbedded, openPostgres } from "./sql";
@@ -77,7 +77,9 @@ export async function startOAuth({ config, logger, upstreamBaseUrl }: OAuthOptio
     register: new RateLimit(config.perMinute.register),
     token: new RateLimit(config.perMinute.token),
   };
+  const behindProxy = config.publicUrl.protocol === "https:";
   const signInDeps = {
+    behindProxy,
     provider,
     store,
     config,
@@ -138,7 +140,7 @@ export async function startOAuth({ config, logger, upstreamBaseUrl }: OAuthOptio
         return true;
       }
       if (!providerPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return false;
-      const address = req.socket.remoteAddress ?? "";
+      const address = clientAddress(req, behindProxy);
       const limit =
         path === ROUTES.token ? limits.token : path === ROUTES.registration ? limits.register : undefined;
       const wait = req.method === "POST" ? limit?.take(address) : undefined;

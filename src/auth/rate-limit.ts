@@ -1,5 +1,6 @@
 // Requests per client address per minute, counted in fixed one-minute windows in this process
 // (each replica counts its own): past the limit, 429 with Retry-After until the window ends.
+import type { IncomingMessage } from "node:http";
 
 const WINDOW_MS = 60_000;
 /** Addresses remembered at most; past it the oldest window is forgotten (a flood of addresses
@@ -31,4 +32,18 @@ export class RateLimit {
     window.count++;
     return undefined;
   }
+}
+
+/**
+ * The address a request came from. Behind the TLS proxy an https public URL implies, that is the
+ * last X-Forwarded-For entry (the one the proxy appended; a client can only add entries before
+ * it); otherwise the socket's peer.
+ */
+export function clientAddress(req: IncomingMessage, behindProxy: boolean): string {
+  const forwarded = req.headers["x-forwarded-for"];
+  if (behindProxy && typeof forwarded === "string") {
+    const last = forwarded.split(",").at(-1)?.trim();
+    if (last) return last.slice(0, 64);
+  }
+  return req.socket.remoteAddress ?? "";
 }

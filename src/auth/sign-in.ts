@@ -9,7 +9,7 @@ import { BodyTooLarge, readBody } from "../body";
 import type { OAuthConfig } from "../config";
 import type { Logger } from "../log";
 import { messagePage, PAGE_HEADERS, signInPage } from "./page";
-import type { RateLimit } from "./rate-limit";
+import { clientAddress, type RateLimit } from "./rate-limit";
 import type { OAuthStore } from "./store";
 
 export const SIGN_IN_PATH = "/sign-in";
@@ -26,6 +26,8 @@ export interface SignInDeps {
   store: OAuthStore;
   config: OAuthConfig;
   limit: RateLimit;
+  /** Whether the client's address is the last X-Forwarded-For entry (see clientAddress). */
+  behindProxy: boolean;
   /** Whether the upstream accepts a token. */
   checkToken(token: string): Promise<TokenCheck>;
   /** Keys the CSRF tokens and the account ids. */
@@ -45,7 +47,7 @@ export async function handleSignIn(
     });
   }
   if (req.method === "POST") {
-    const wait = deps.limit.take(req.socket.remoteAddress ?? "");
+    const wait = deps.limit.take(clientAddress(req, deps.behindProxy));
     if (wait !== undefined) {
       req.resume();
       return page(res, 429, messagePage("Too many attempts", `Wait ${wait} seconds, then try again.`), {

@@ -1,8 +1,10 @@
 // The `oauth` mode's settings: what it needs, what it refuses, and the keyring that seals each
 // person's token (first key seals, every key opens, the grant id binds a sealed value).
 import { randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import { Keyring } from "../../src/auth/keyring";
+import { clientAddress } from "../../src/auth/rate-limit";
 import { ConfigError, loadHttpConfig } from "../../src/config";
 
 const KEY = randomBytes(32).toString("base64");
@@ -86,5 +88,19 @@ describe("Keyring", () => {
     expect(new Keyring([b]).open(sealed, "grant:g1")).toBeUndefined();
     const tampered = `${sealed.slice(0, -2)}${sealed.endsWith("A") ? "B" : "A"}A`;
     expect(new Keyring([a]).open(tampered, "grant:g1")).toBeUndefined();
+  });
+});
+
+describe("clientAddress", () => {
+  const request = (forwarded?: string) =>
+    ({
+      headers: forwarded === undefined ? {} : { "x-forwarded-for": forwarded },
+      socket: { remoteAddress: "10.0.0.2" },
+    }) as unknown as IncomingMessage;
+
+  it("is the proxy's last X-Forwarded-For entry behind a proxy, else the socket's peer", () => {
+    expect(clientAddress(request("1.2.3.4, 203.0.113.9"), true)).toBe("203.0.113.9");
+    expect(clientAddress(request("1.2.3.4, 203.0.113.9"), false)).toBe("10.0.0.2");
+    expect(clientAddress(request(), true)).toBe("10.0.0.2");
   });
 });
