@@ -194,7 +194,10 @@ export async function startOAuth({ config, logger, upstreamBaseUrl }: OAuthOptio
         return {
           ok: false,
           status: response.status,
-          headers: Object.fromEntries(response.headers),
+          // The status, the challenge and CORS; the body's own headers are written with it.
+          headers: Object.fromEntries(
+            [...response.headers].filter(([name]) => name !== "content-type" && name !== "content-length"),
+          ),
           body: await response.text(),
         };
       }
