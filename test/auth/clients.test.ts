@@ -2,8 +2,10 @@
 // SDK's own CIMD flow, and the published documents of Claude and ChatGPT kept as fixtures),
 // documents the server must not fetch or must not accept, dynamic registration floods, the PAT
 // form with hostile input, and a replayed authorization code.
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
 import { call, ok } from "../http/support";
@@ -100,6 +102,46 @@ describe("Client ID Metadata Documents", () => {
     expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
     expect(tokens.body).toMatchObject({ token_type: "Bearer", scope: "parts:read" });
     expect(tokens.body.refresh_token).toBeTruthy();
+  });
+
+  it("ChatGPT's document with a key of the test's own: the code exchange authenticates with private_key_jwt", async () => {
+    const { publicKey, privateKey } = await generateKeyPair("RS256", { extractable: true });
+    const jwk = { ...(await exportJWK(publicKey)), kid: "test-key", use: "sig", alg: "RS256" };
+    const clientId = host.serve("/chatgpt-exchange.json", {
+      ...fixture("chatgpt-client-metadata.json"),
+      jwks: { keys: [jwk] },
+    });
+    const redirectUri = "https://chatgpt.com/connector_platform_oauth_redirect";
+    const { verifier, challenge } = pkce();
+    const callback = await new Person(alice).signIn(
+      authorizationUrl(server.issuer, { clientId, redirectUri, challenge }),
+      redirectUri,
+    );
+    const assertion = await new SignJWT({})
+      .setProtectedHeader({ alg: "RS256", kid: "test-key" })
+      .setIssuer(clientId)
+      .setSubject(clientId)
+      .setAudience(server.issuer)
+      .setJti(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime("2m")
+      .sign(privateKey);
+    const exchange = {
+      grant_type: "authorization_code",
+      code: String(callback.get("code")),
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+      client_id: clientId,
+    };
+    const unauthenticated = await tokenRequest(server.issuer, exchange);
+    expect(unauthenticated.status).toBe(401);
+    const tokens = await tokenRequest(server.issuer, {
+      ...exchange,
+      client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+      client_assertion: assertion,
+    });
+    expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+    expect(tokens.body.access_token).toBeTruthy();
   });
 
   it.each([
