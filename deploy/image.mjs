@@ -143,6 +143,9 @@ function layOut(context) {
   if (!readdirSync(app).some((file) => file.endsWith(".v8cache"))) {
     throw new Error("the build made no V8 code cache (see its warning above): run npm run build first");
   }
+  // The embedded store's PostgreSQL-in-WebAssembly (15 MB) would take the image past 100 MB: a
+  // fleet shares PostgreSQL (PARTS_MCP_DATABASE_URL), and the oauth mode says so when it is unset.
+  for (const file of ["pglite.wasm", "pglite.data", "initdb.wasm"]) rmSync(join(app, file));
 
   mkdirSync(join(context, "data"));
   chmodSync(join(context, "data"), 0o700);

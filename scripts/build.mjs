@@ -28,7 +28,16 @@
 //   node scripts/build.mjs [--outdir dist] [--sourcemap] [--no-code-cache] [--metafile path]
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -164,28 +173,39 @@ const undiciHttp1Only = {
 };
 
 /**
- * OpenTelemetry in a file of its own (dist/parts-mcp.telemetry.js), required only when telemetry is
- * on: src/telemetry/index.ts reaches src/telemetry/otel.ts through one dynamic import, which the
- * server bundle leaves to that file, so a server without telemetry never reads it.
+ * A part of the server in a file of its own, required only when it is used: `importer` reaches
+ * it through one dynamic import of `specifier`, which the server bundle leaves to `file`, so a
+ * server that never uses it never reads it. A require, not an import(): the launcher runs the
+ * bundle as a script, which has no import().
  */
-const telemetryApart = {
-  name: "telemetry-apart",
-  setup(build) {
-    build.onResolve({ filter: /^\.\/otel$/ }, (args) => {
-      if (!args.importer.endsWith(join("src", "telemetry", "index.ts"))) return undefined;
-      return { path: "otel", namespace: "telemetry-apart" };
-    });
-    // A require, not an import(): the launcher runs the bundle as a script, which has no import().
-    build.onLoad({ filter: /.*/, namespace: "telemetry-apart" }, () => ({
-      contents: `module.exports = require(${JSON.stringify(`./${FILES.telemetry}`)});`,
-      loader: "js",
-    }));
-    build.onResolve({ filter: new RegExp(`^\\./${FILES.telemetry.replaceAll(".", "\\.")}$`) }, (args) => ({
-      path: args.path,
-      external: true,
-    }));
-  },
-};
+function apart(name, importer, specifier, file) {
+  return {
+    name,
+    setup(build) {
+      build.onResolve({ filter: new RegExp(`^${specifier.replaceAll(".", "\\.")}$`) }, (args) => {
+        if (!args.importer.endsWith(join(...importer.split("/")))) return undefined;
+        return { path: specifier, namespace: name };
+      });
+      build.onLoad({ filter: /.*/, namespace: name }, () => ({
+        contents: `module.exports = require(${JSON.stringify(`./${file}`)});`,
+        loader: "js",
+      }));
+      build.onResolve({ filter: new RegExp(`^\\./${file.replaceAll(".", "\\.")}$`) }, (args) => ({
+        path: args.path,
+        external: true,
+      }));
+    },
+  };
+}
+
+/** OpenTelemetry (dist/parts-mcp.telemetry.js): only when telemetry is on. */
+const telemetryApart = apart("telemetry-apart", "src/telemetry/index.ts", "./otel", "parts-mcp.telemetry.js");
+
+/**
+ * The `oauth` mode (dist/parts-mcp.oauth.js, with oidc-provider, PGlite, pg and jose bundled in,
+ * and PGlite's WebAssembly and data files beside it): only in that mode.
+ */
+const oauthApart = apart("oauth-apart", "src/http/index.ts", "../auth", "parts-mcp.oauth.js");
 
 export const TWEAKS = {
   undici: undiciSubset,
@@ -193,6 +213,7 @@ export const TWEAKS = {
   ajv: noAjv,
   locales: zodEnglishOnly,
   telemetry: telemetryApart,
+  oauth: oauthApart,
 };
 
 /** Source folders only tests, benchmarks and scripts load (paths as esbuild's metafile names them). */
@@ -215,6 +236,9 @@ export const FILES = {
   launcher: "parts-mcp.js",
   bundle: "parts-mcp.bundle.js",
   telemetry: "parts-mcp.telemetry.js",
+  oauth: "parts-mcp.oauth.js",
+  /** PGlite's files, found beside the oauth file through its import.meta.url. */
+  pglite: ["pglite.wasm", "pglite.data", "initdb.wasm"],
 };
 
 const common = {
@@ -272,6 +296,17 @@ export async function bundle({ outdir = "dist", sourcemap = false, codeCache = t
     entryPoints: ["src/telemetry/otel.ts"],
     outfile: join(dir, FILES.telemetry),
   });
+  await build({
+    ...common,
+    entryPoints: ["src/auth/index.ts"],
+    outfile: join(dir, FILES.oauth),
+    // pg's optional native binding is never used.
+    external: ["pg-native"],
+    define: BUNDLE_OPTIONS.define,
+    banner: BUNDLE_OPTIONS.banner,
+  });
+  const pgliteDir = dirname(requireHere.resolve("@electric-sql/pglite"));
+  for (const file of FILES.pglite) copyFileSync(join(pgliteDir, file), join(dir, file));
   removeCodeCaches(dir);
   const launcherPath = await writeLauncher(dir, FILES.bundle);
   if (dir === resolve(root, "dist")) writeMcpJson(launcherPath);

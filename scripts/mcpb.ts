@@ -123,6 +123,9 @@ function manifest({ tools, prompts }: Listed): McpbManifestAny {
   };
 }
 
+/** Files only the remote `oauth` mode runs (Claude Desktop starts the server on stdio): left out. */
+const REMOTE_ONLY = ["parts-mcp.oauth.js", "pglite.wasm", "pglite.data", "initdb.wasm"];
+
 /** Stages the runtime files and the manifest in `stage`, validates and packs them into `out`. */
 export async function buildBundle(
   out = join(root, "parts-mcp.mcpb"),
@@ -132,6 +135,7 @@ export async function buildBundle(
   mkdirSync(stage, { recursive: true });
   for (const pattern of packageJson.files) {
     for (const file of filesOf(pattern)) {
+      if (REMOTE_ONLY.some((name) => file.endsWith(name))) continue;
       mkdirSync(dirname(join(stage, file)), { recursive: true });
       cpSync(join(root, file), join(stage, file));
     }

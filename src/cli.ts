@@ -89,7 +89,7 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
 
   if (transport === "http") {
     const http = loadHttpConfig(env);
-    const api = loadApiConfig(env, { requireToken: !http.access.perUser });
+    const api = loadApiConfig(env, { requireToken: !http.access.perUser && !http.access.oauth });
     const { runHttpServer } = await import("./http");
     const checkUpstream = !http.access.perUser;
     await runHttpServer({ api, cache, search, limits, catalogue, http, checkUpstream, telemetry });

@@ -9,6 +9,7 @@ import { CACHE_SETTINGS } from "./cache";
 import type { Command, FlagDeclaration } from "./flags";
 import { HTTP_ENV, HTTP_SETTINGS } from "./http";
 import { LIMITS_SETTINGS } from "./limits";
+import { OAUTH_SETTINGS } from "./oauth";
 import { APPS_ENV, SELECTION_ENV, SERVING_SETTINGS, TRANSPORT_ENV } from "./serving";
 import { TELEMETRY_SETTINGS } from "./telemetry";
 
@@ -125,6 +126,7 @@ export const SERVER_COMMAND: Command = {
     CACHE_SETTINGS,
     SERVING_SETTINGS,
     HTTP_SETTINGS,
+    OAUTH_SETTINGS,
     LIMITS_SETTINGS,
     TELEMETRY_SETTINGS,
   ],

@@ -5,10 +5,11 @@ import { isLoopbackHost, isWildcardHost } from "../net";
 import { type Env, processEnv } from "./env";
 import { ConfigError } from "./errors";
 import { loadLimitsConfig } from "./limits";
+import { loadOAuthConfig, type OAuthConfig } from "./oauth";
 import { integerSetting, readHost, readIntegerSetting, readList, type SettingGroup, shown } from "./readers";
 
-type AccessMode = "none" | "shared" | "per-user";
-const ACCESS_MODES = ["none", "shared", "per-user"] as const satisfies readonly AccessMode[];
+type AccessMode = "none" | "shared" | "per-user" | "oauth";
+const ACCESS_MODES = ["none", "shared", "per-user", "oauth"] as const satisfies readonly AccessMode[];
 
 export interface AccessConfig {
   /** Clients present one of `keys` as `Authorization: Bearer <key>`. */
@@ -16,6 +17,8 @@ export interface AccessConfig {
   /** Clients send their own API token in `X-Parts-Api-Token`, used for their request only. */
   perUser: boolean;
   keys: string[];
+  /** Remote connectors: clients sign in with OAuth (src/auth/); nothing else is accepted. */
+  oauth?: OAuthConfig;
   /** True when PARTS_MCP_AUTH was set (false: inferred from PARTS_MCP_ACCESS_KEYS). */
   explicit: boolean;
 }
@@ -65,7 +68,7 @@ export const HTTP_SETTINGS: SettingGroup = {
     PORT,
     {
       variable: HTTP_ENV.auth,
-      description: "access control: none, shared, per-user, or shared,per-user",
+      description: "access control: none, shared, per-user, shared,per-user, or oauth",
       defaultText: "shared if keys are set, else none",
     },
     {
@@ -144,17 +147,29 @@ function readAccess(env: Env): AccessConfig {
     if (mode === undefined) {
       throw new ConfigError(
         (n) =>
-          `${n(HTTP_ENV.auth)} must be none, shared, per-user, or shared,per-user${shown(raw)}: set it to one of them.`,
+          `${n(HTTP_ENV.auth)} must be none, shared, per-user, shared,per-user, or oauth${shown(raw)}: set it to one of them.`,
         HTTP_ENV.auth,
       );
     }
     chosen.add(mode);
   }
-  if (chosen.has("none") && chosen.size > 1) {
-    throw new ConfigError(
-      (n) => `${n(HTTP_ENV.auth)} cannot combine none with another mode: choose one.`,
-      HTTP_ENV.auth,
-    );
+  for (const alone of ["none", "oauth"] as const) {
+    if (chosen.has(alone) && chosen.size > 1) {
+      throw new ConfigError(
+        (n) => `${n(HTTP_ENV.auth)} cannot combine ${alone} with another mode: choose one.`,
+        HTTP_ENV.auth,
+      );
+    }
+  }
+  if (chosen.has("oauth")) {
+    if (keys.length > 0) {
+      throw new ConfigError(
+        (n) =>
+          `${n(HTTP_ENV.accessKeys)} is set but ${n(HTTP_ENV.auth)} is oauth, where a Bearer credential is only ever a token this server issued: unset ${n(HTTP_ENV.accessKeys)}.`,
+        HTTP_ENV.accessKeys,
+      );
+    }
+    return { shared: false, perUser: false, keys, oauth: loadOAuthConfig(env), explicit: true };
   }
   const shared = chosen.has("shared");
   if (shared && keys.length === 0) {

@@ -10,6 +10,7 @@ export * from "./errors";
 export * from "./flags";
 export * from "./http";
 export * from "./limits";
+export * from "./oauth";
 export * from "./readers";
 export * from "./run";
 export * from "./serving";

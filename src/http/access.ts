@@ -108,7 +108,8 @@ export class AccessControl {
 
   /** Names the mode for the start-up line. */
   get mode(): string {
-    const { shared, perUser } = this.#config;
+    const { shared, perUser, oauth } = this.#config;
+    if (oauth) return "oauth";
     return shared && perUser ? "shared,per-user" : shared ? "shared" : perUser ? "per-user" : "none";
   }
 

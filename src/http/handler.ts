@@ -17,6 +17,18 @@ import { gateResponse } from "../text-gate";
 import type { AccessControl, OriginGuard } from "./access";
 import { BUSY_MESSAGE } from "./connections";
 
+/** What the `oauth` mode adds (src/auth/): its own routes, and who calls /mcp. */
+export interface OAuthHooks {
+  route(req: IncomingMessage, res: ServerResponse, path: string): boolean;
+  authenticate(
+    req: IncomingMessage,
+  ): Promise<
+    | { ok: true; authInfo: AuthInfo }
+    | { ok: false; status: number; headers: Record<string, string>; body: string }
+  >;
+  health(): Promise<{ store: string; ok: boolean }>;
+}
+
 export const MCP_PATH = "/mcp";
 const HEALTH_PATH = "/healthz";
 
@@ -35,6 +47,7 @@ export interface HandlerOptions {
   /** Requests handled at once; more are answered 503 "busy, retry". */
   maxInFlight: number;
   logger: Logger;
+  oauth?: OAuthHooks;
 }
 
 export class McpHttpHandler {
@@ -87,6 +100,7 @@ export class McpHttpHandler {
     const path = query === -1 ? url : url.slice(0, query);
     if (path === MCP_PATH) this.#mcp(req, res);
     else if (path === HEALTH_PATH) this.#health(req, res);
+    else if (this.#options.oauth?.route(req, res, path)) return;
     else send(res, 404, JSON.stringify({ error: `Not found: MCP is served at ${MCP_PATH}` }));
   };
 
@@ -95,6 +109,12 @@ export class McpHttpHandler {
       send(res, 405, JSON.stringify({ error: "Use GET" }), { Allow: "GET, HEAD" });
     } else if (this.#draining) {
       send(res, 503, JSON.stringify({ status: "draining" }), { Connection: "close" });
+    } else if (this.#options.oauth) {
+      void this.#options.oauth
+        .health()
+        .then(({ store, ok }) =>
+          send(res, ok ? 200 : 503, JSON.stringify({ status: ok ? "ok" : "store unavailable", store })),
+        );
     } else {
       send(res, 200, JSON.stringify({ status: "ok" }));
     }
@@ -120,9 +140,19 @@ export class McpHttpHandler {
       req.once("end", received);
       res.once("close", received);
     }
-    const auth: AuthInfo | undefined =
+    const oauth = this.#options.oauth;
+    let auth: AuthInfo | undefined =
       admitted.token === undefined ? undefined : { token: admitted.token, clientId: "per-user", scopes: [] };
-    this.#read(req, res)
+    (oauth ? oauth.authenticate(req) : Promise.resolve(undefined))
+      .then((authenticated) => {
+        if (authenticated?.ok === false) {
+          req.resume();
+          send(res, authenticated.status, authenticated.body, authenticated.headers);
+          return undefined;
+        }
+        if (authenticated) auth = authenticated.authInfo;
+        return this.#read(req, res);
+      })
       .then((message) => {
         if (message === undefined) return;
         const refusal = refusalFor(message);
@@ -226,6 +256,7 @@ export class McpHttpHandler {
         headers: { Allow: "POST, OPTIONS" },
       };
     }
+    if (this.#options.oauth) return {};
     const access = this.#options.access.check(req.headers);
     if (!access.ok) return access.refusal;
     return access.token === undefined ? {} : { token: access.token };

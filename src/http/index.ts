@@ -4,6 +4,7 @@
 // bound to its upstream token (the server's own, or the client's X-Parts-Api-Token).
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { describeCodeCache } from "../code-cache";
 import { ConfigError, HTTP_ENV, type HttpConfig, isLoopbackHost, type LimitsConfig } from "../config";
 import type { Logger } from "../log";
@@ -13,7 +14,7 @@ import { createServer, type ServerOptions } from "../server";
 import { VERSION } from "../version";
 import { AccessControl, OriginGuard } from "./access";
 import { ConnectionCap } from "./connections";
-import { MCP_PATH, McpHttpHandler } from "./handler";
+import { MCP_PATH, McpHttpHandler, type OAuthHooks } from "./handler";
 
 /**
  * The upstream token of a per-user server's own requests. Every request brings its own token;
@@ -25,6 +26,8 @@ const NO_SERVER_TOKEN = "parts-mcp-per-user-mode-has-no-server-token";
 type HttpServerOptions = Omit<ServerOptions, "token" | "mode"> & {
   http: HttpConfig;
   limits: LimitsConfig;
+  /** The `oauth` mode's gate (src/auth/), loaded only in that mode. */
+  oauth?: OAuthHooks & { prepare(server: McpServer): void };
 };
 
 /**
@@ -49,20 +52,24 @@ interface RunningHttpServer {
 
 /** Starts the HTTP server in this process (the CLI does; so can a benchmark that wants it in-process). */
 async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  const { http, limits, ...serverOptions } = options;
+  const { http, limits, oauth, ...serverOptions } = options;
   const cap = new ConnectionCap(limits.http.maxConnections, options.logger);
   const handler = new McpHttpHandler({
     crowded: (socket) => cap.crowded(socket),
     guard: new OriginGuard(http),
     access: new AccessControl(http.access),
-    createServer: (token) =>
-      createServer({
+    createServer: (token) => {
+      const server = createServer({
         ...serverOptions,
         ...(token === undefined ? { mode: "http" } : { token, mode: "http-per-user" }),
-      }),
+      });
+      oauth?.prepare(server);
+      return server;
+    },
     maxBodyBytes: http.maxBodyBytes,
     maxInFlight: limits.maxInFlight,
     logger: options.logger,
+    ...(oauth && { oauth }),
   });
 
   const server = createHttpServer(
@@ -138,7 +145,7 @@ export interface HttpRunOptions extends ServingConfig {
 /** The `parts-mcp --http` process: serves until SIGTERM or SIGINT, then drains and exits. */
 export async function runHttpServer(options: HttpRunOptions): Promise<void> {
   const { api, http, limits, catalogue } = options;
-  const perUser = http.access.perUser;
+  const perUser = http.access.perUser || http.access.oauth !== undefined;
   const { logger, upstream, shared } = await openRuntime(
     { ...options, api: perUser ? { ...api, token: NO_SERVER_TOKEN } : api },
     [...http.access.keys, ...(api.token ? [api.token] : [])],
@@ -149,9 +156,19 @@ export async function runHttpServer(options: HttpRunOptions): Promise<void> {
   warnAboutExposure(http, logger);
 
   let running: RunningHttpServer;
+  let oauth: Awaited<ReturnType<typeof import("../auth").startOAuth>> | undefined;
   try {
-    running = await startHttpServer({ ...shared, http, limits });
+    if (http.access.oauth) {
+      const { startOAuth } = await import("../auth");
+      oauth = await startOAuth({
+        config: http.access.oauth,
+        logger,
+        upstreamBaseUrl: upstream.connection.baseUrl,
+      });
+    }
+    running = await startHttpServer({ ...shared, http, limits, ...(oauth && { oauth }) });
   } catch (error) {
+    await oauth?.close().catch(() => {});
     await upstream.close().catch(() => {});
     throw error;
   }
@@ -163,6 +180,7 @@ export async function runHttpServer(options: HttpRunOptions): Promise<void> {
     });
     const drained = await running.shutdown(http.shutdownTimeoutMs);
     if (!drained) logger.warn("calls still in flight were abandoned", { timeoutMs: http.shutdownTimeoutMs });
+    await oauth?.close().catch(() => {});
     await upstream.close().catch(() => {});
     logger.info("stopped", { reason });
     process.exit(drained ? 0 : 1);

@@ -7,7 +7,7 @@
 // with PASS/MISS and the margin; writes the same as JSON to .bench/.
 //
 //   tsx test/bench/run.ts [section...]
-//   sections: tokens cold overhead describe list memory http bundle search flood views cpu telemetry
+//   sections: tokens cold overhead describe list memory http bundle search flood views cpu telemetry oauth
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
@@ -31,6 +31,7 @@ import {
   visibleSampleIds,
 } from "./lib";
 import { benchMemory } from "./memory";
+import { benchOAuth } from "./oauth";
 import { benchOverhead } from "./overhead";
 import { benchDescribe, benchListParts } from "./reads";
 import { RpcSession } from "./rpc";
@@ -53,6 +54,7 @@ const SECTIONS = [
   "views",
   "cpu",
   "telemetry",
+  "oauth",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 /** The whole run stops by itself past this, whatever hangs (it takes about 2.5 min on 2 cores). */
@@ -150,6 +152,7 @@ try {
   await step("views", () => benchViews(report, api));
   await step("cpu", () => benchCpu(report, api, sampleId));
   await step("telemetry", () => benchTelemetry(report, api, sampleId));
+  await step("oauth", () => benchOAuth(report, api));
 } finally {
   await api.close();
 }

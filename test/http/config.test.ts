@@ -70,7 +70,8 @@ describe("loadHttpConfig", () => {
     expect(configError({ PARTS_MCP_AUTH: "none,shared", PARTS_MCP_ACCESS_KEYS: KEY }).message).toMatch(
       /cannot combine none/,
     );
-    expect(configError({ PARTS_MCP_AUTH: "oauth" }).message).toMatch(/must be none, shared, per-user/);
+    expect(configError({ PARTS_MCP_AUTH: "kerberos" }).message).toMatch(/must be none, shared, per-user/);
+    expect(configError({ PARTS_MCP_AUTH: "oauth" }).message).toMatch(/PARTS_MCP_PUBLIC_URL is not set/);
     expect(configError({ PARTS_MCP_ACCESS_KEYS: "short" }).message).toMatch(/shorter than 16/);
   });
 

@@ -54,10 +54,14 @@ describe("the npm package", () => {
     expect(files).toEqual([
       "LICENSE",
       "README.md",
+      "dist/initdb.wasm",
       "dist/package.json",
       "dist/parts-mcp.bundle.js",
       "dist/parts-mcp.js",
+      "dist/parts-mcp.oauth.js",
       "dist/parts-mcp.telemetry.js",
+      "dist/pglite.data",
+      "dist/pglite.wasm",
       "dist/ui/parts-view.html",
       "package.json",
     ]);

@@ -1,0 +1,116 @@
+// The resource server: who is calling /mcp. A Bearer token is accepted only when it is one of
+// our ES256 JWTs for this resource (signature, issuer, audience through the SDK's
+// `expectedResource`, expiry) and its grant still exists, checked in the store with a cache of
+// GRANT_CACHE_MS, so a revocation on any replica is honoured within that bound. What the
+// request then carries upstream is the grant's own Parts API token.
+import {
+  type AuthInfo,
+  type McpServer,
+  OAuthError,
+  OAuthErrorCode,
+  type ScopeChallengeHandler,
+  verifyBearerToken,
+} from "@modelcontextprotocol/server";
+import { type CryptoKey, importJWK, type JWK, jwtVerify } from "jose";
+import { LRUCache } from "lru-cache";
+import type { OAuthConfig } from "../config";
+import { SCOPES } from "./provider";
+import type { OAuthStore } from "./store";
+
+/** How long a grant's existence (or absence) is trusted before the store is asked again. */
+const GRANT_CACHE_MS = 2_000;
+/** Tools that change data: their calls need parts:write. */
+const WRITE_TOOLS = new Set(["create_part", "import_part_file"]);
+
+export class ResourceServer {
+  readonly #config: OAuthConfig;
+  readonly #store: OAuthStore;
+  readonly #key: CryptoKey | Uint8Array;
+  readonly #grants = new LRUCache<string, { token: string | null }>({ max: 10_000, ttl: GRANT_CACHE_MS });
+  readonly resourceMetadataUrl: string;
+
+  private constructor(config: OAuthConfig, store: OAuthStore, key: CryptoKey | Uint8Array) {
+    this.#config = config;
+    this.#store = store;
+    this.#key = key;
+    this.resourceMetadataUrl = new URL(
+      `/.well-known/oauth-protected-resource${config.publicUrl.pathname.replace(/\/$/, "")}`,
+      config.issuer,
+    ).href;
+  }
+
+  static async create(config: OAuthConfig, store: OAuthStore, publicJwk: JWK): Promise<ResourceServer> {
+    return new ResourceServer(config, store, await importJWK(publicJwk, "ES256"));
+  }
+
+  /** The caller's AuthInfo (its `token` the grant's Parts API token), or the OAuthError to answer. */
+  authenticate(authorization: string | undefined): Promise<AuthInfo> {
+    return verifyBearerToken(authorization, {
+      verifier: { verifyAccessToken: (token) => this.#verify(token) },
+      expectedResource: this.#config.publicUrl,
+      requiredScopes: [SCOPES.read],
+      resourceMetadataUrl: this.resourceMetadataUrl,
+    });
+  }
+
+  async #verify(jwt: string): Promise<AuthInfo> {
+    let claims: Record<string, unknown>;
+    try {
+      ({ payload: claims } = await jwtVerify(jwt, this.#key, {
+        issuer: this.#config.issuer,
+        algorithms: ["ES256"],
+        typ: "at+jwt",
+        requiredClaims: ["exp", "aud", "grant_id"],
+      }));
+    } catch {
+      throw new OAuthError(
+        OAuthErrorCode.InvalidToken,
+        "The access token is not one this server issued, or it has expired: sign in again.",
+      );
+    }
+    const grantId = String(claims.grant_id);
+    const token = await this.#grantToken(grantId);
+    if (token === undefined) {
+      throw new OAuthError(
+        OAuthErrorCode.InvalidToken,
+        "This connection was revoked or has expired: sign in again.",
+      );
+    }
+    const audience = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    return {
+      token,
+      clientId: String(claims.client_id ?? ""),
+      scopes: typeof claims.scope === "string" ? claims.scope.split(" ") : [],
+      expiresAt: Number(claims.exp),
+      // The SDK compares this with expectedResource; a token for several audiences names ours only if it has it.
+      ...(audience.length === 1 && typeof audience[0] === "string" && URL.canParse(audience[0])
+        ? { resource: new URL(audience[0]) }
+        : {}),
+      extra: { grantId },
+    };
+  }
+
+  async #grantToken(grantId: string): Promise<string | undefined> {
+    const cached = this.#grants.get(grantId);
+    if (cached) return cached.token ?? undefined;
+    const token = await this.#store.grantToken(grantId);
+    this.#grants.set(grantId, { token: token ?? null });
+    return token;
+  }
+
+  /** Makes the write tools answer a token without parts:write with the 403 step-up challenge. */
+  requireWriteScope(server: McpServer): void {
+    server.resolveScopeChallenge = writeScopeChallenge;
+  }
+}
+
+const writeScopeChallenge: ScopeChallengeHandler = ({ request, authInfo }) => {
+  if (request.method !== "tools/call" || authInfo === undefined) return undefined;
+  const name = (request.params as { name?: unknown } | undefined)?.name;
+  if (typeof name !== "string" || !WRITE_TOOLS.has(name) || authInfo.scopes.includes(SCOPES.write))
+    return undefined;
+  return {
+    scopes: [SCOPES.read, SCOPES.write],
+    errorDescription: `${name} changes data and needs the parts:write scope: authorize again with it`,
+  };
+};

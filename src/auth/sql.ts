@@ -1,0 +1,61 @@
+// The two SQL back ends of the store, behind one small interface: PostgreSQL through the `pg`
+// driver (shared by replicas) and PGlite, PostgreSQL compiled to WebAssembly, persisting to a
+// data directory (one machine). Both run the same statements. The drivers are bundled with the
+// rest of the oauth mode (scripts/build.mjs), which loads only in that mode.
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+
+export interface Sql {
+  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+  /** Runs `fn` holding a lock that other processes on the same database wait for. */
+  exclusively<T>(lockId: number, fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+  readonly kind: "postgres" | "embedded";
+}
+
+export async function openPostgres(url: string): Promise<Sql> {
+  const pool = new pg.Pool({ connectionString: url, max: 5, idleTimeoutMillis: 30_000 });
+  // An idle connection dropped by the database must not crash the process.
+  pool.on("error", () => {});
+  return {
+    kind: "postgres",
+    async query<Row>(text: string, params: unknown[] = []) {
+      return (await pool.query(text, params)).rows as Row[];
+    },
+    async exclusively(lockId, fn) {
+      const client = await pool.connect();
+      try {
+        await client.query("SELECT pg_advisory_lock($1)", [lockId]);
+        try {
+          return await fn();
+        } finally {
+          await client.query("SELECT pg_advisory_unlock($1)", [lockId]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+export async function openEmbedded(dataDir: string): Promise<Sql> {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const db = await PGlite.create(dataDir).catch((error: NodeJS.ErrnoException) => {
+    // The container image leaves PGlite's WebAssembly out (it would pass 100 MB): a fleet shares PostgreSQL.
+    if (error.code !== "ENOENT") throw error;
+    throw new Error(
+      "The embedded store is not in this build (the container image leaves it out): set PARTS_MCP_DATABASE_URL to a PostgreSQL database.",
+    );
+  });
+  return {
+    kind: "embedded",
+    async query<Row>(text: string, params: unknown[] = []) {
+      return (await db.query(text, params)).rows as Row[];
+    },
+    // PGlite is one process's database: nobody else to wait for.
+    exclusively: (_lockId, fn) => fn(),
+    close: () => db.close(),
+  };
+}
