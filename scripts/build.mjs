@@ -300,6 +300,8 @@ export async function bundle({ outdir = "dist", sourcemap = false, codeCache = t
     ...common,
     entryPoints: ["src/auth/index.ts"],
     outfile: join(dir, FILES.oauth),
+    // oidc-provider tells its models apart by their class names, which minifying would change.
+    keepNames: true,
     // pg's optional native binding is never used.
     external: ["pg-native"],
     define: BUNDLE_OPTIONS.define,

@@ -1,6 +1,7 @@
 // The `oauth` mode's libraries load in that mode only: an HTTP server in per-user mode, having
-// served a call, has loaded none of oidc-provider (nor its koa), PGlite, pg or jose; the same
-// server in the oauth mode has (the control that shows the probe sees them).
+// served a call, has loaded neither the build's oauth file (dist/parts-mcp.oauth.js, where
+// oidc-provider, PGlite, pg and jose are bundled) nor any of them from node_modules; the same
+// server in the oauth mode has (the control that shows the probe sees it).
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
@@ -9,7 +10,7 @@ import { repoRoot } from "../support/mcp-server";
 import { embeddedDataDir, newKey, startOAuthServer } from "./support";
 
 const PROBE = { NODE_OPTIONS: `-r ${join(repoRoot, "test/support/modules-at-exit.cjs")}` };
-const OAUTH_MODULES = ["oidc-provider", "koa", "@electric-sql/pglite", "pg", "jose"];
+const OAUTH_MODULES = ["parts-mcp.oauth.js", "oidc-provider", "koa", "@electric-sql/pglite", "pg", "jose"];
 
 let api: TestApi;
 beforeAll(async () => {
@@ -42,6 +43,5 @@ it("oauth mode loads them (the probe sees them)", async () => {
   });
   await server.stop();
   const modules = loaded(server.stderr());
-  for (const name of ["oidc-provider", "koa", "@electric-sql/pglite"])
-    expect(modules.has(name), name).toBe(true);
+  expect(modules.has("parts-mcp.oauth.js")).toBe(true);
 });

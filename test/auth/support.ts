@@ -3,10 +3,10 @@
 // registration, tokens, the PKCE verifier), and a scripted person who opens the authorization
 // URL, reads the sign-in page and posts the form, as a browser would (cookies, redirects).
 import { createHash, randomBytes } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import {
   Client,
   type OAuthClientProvider,
@@ -44,6 +44,7 @@ export async function embeddedDataDir(name: string): Promise<string> {
   const template = join(repoRoot, ".cache", `pglite-${version}`);
   if (!existsSync(template)) {
     const building = `${template}.${process.pid}`;
+    mkdirSync(dirname(template), { recursive: true });
     const { PGlite } = await import("@electric-sql/pglite");
     const db = await PGlite.create(building);
     await db.close();
