@@ -17,7 +17,8 @@ export default defineConfig({
         test: {
           name: "tests",
           include: ["test/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, SECRET_SCAN],
+          // The fleet test runs apart (npm run test:fleet, test/fleet/vitest.config.ts).
+          exclude: [...configDefaults.exclude, SECRET_SCAN, "test/fleet/**"],
           // Empties .test-logs/ before the run.
           globalSetup: ["test/reliability/global-setup.ts"],
           sequence: { groupOrder: 0 },

@@ -1,0 +1,120 @@
+// Three replicas of the image behind nginx (deploy/nginx.conf, round-robin, no stickiness) on one
+// PostgreSQL, in the `oauth` mode, reached only through the balancer's public URL: both protocol
+// eras, a sign-in whose steps land on different replicas, a search cursor continued elsewhere, a
+// replica killed mid-call, a rolling restart under load, and the database restarted under load.
+import { randomBytes } from "node:crypto";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
+import { connectWithSignIn, freePort, Person, TestHost } from "../auth/support";
+import { podman } from "../deploy/podman";
+import { call, ok } from "../http/support";
+import {
+  type Balancer,
+  buildImage,
+  type FleetPostgres,
+  image,
+  newReplicas,
+  notingFetch,
+  type Replica,
+  removeReplica,
+  replicaLogs,
+  startBalancer,
+  startPostgres,
+  startReplica,
+} from "./fleet";
+
+const [alice] = DEMO_ACCOUNTS.map((account) => account.token) as [string];
+
+let api: TestApi;
+let db: FleetPostgres;
+let balancer: Balancer;
+let replicas: Replica[] = [];
+let env: Record<string, string>;
+let mcpUrl: string;
+
+beforeAll(async () => {
+  let publicPort: number;
+  [api, db, publicPort, replicas] = await Promise.all([
+    startTestApi({ catalogue: "large" }),
+    startPostgres(),
+    freePort(),
+    newReplicas(3),
+    buildImage(),
+  ]);
+  mcpUrl = `http://127.0.0.1:${publicPort}/mcp`;
+  env = {
+    PARTS_API_ENV: "local",
+    PARTS_API_BASE_URL: api.url,
+    PARTS_MCP_AUTH: "oauth",
+    PARTS_MCP_PUBLIC_URL: mcpUrl,
+    PARTS_MCP_OAUTH_KEYS: `k1:${randomBytes(32).toString("base64")}`,
+    PARTS_MCP_DATABASE_URL: db.url,
+    PARTS_MCP_LOG_LEVEL: "debug",
+  };
+  // Started together: the migrations run once, under PostgreSQL's advisory lock.
+  await Promise.all(replicas.map((replica) => startReplica(replica, env)));
+  balancer = await startBalancer(publicPort, replicas);
+}, 180_000);
+
+afterAll(async () => {
+  await balancer?.stop();
+  await Promise.all(replicas.map(removeReplica));
+  await podman(["rmi", "--force", image]).catch(() => {});
+  await Promise.all([api?.close(), db?.remove()]);
+}, 60_000);
+
+/** Who answered: the replica named by nginx's X-Upstream, as an index into `replicas`. */
+const replicaOf = (address: string) => replicas.findIndex((r) => r.address === address);
+
+/** A client on `host`'s tokens in one era, noting which replica answered each request. */
+async function connectAs(host: TestHost, era: "2025" | "2026", seen: string[] = []): Promise<Client> {
+  const client = new Client(
+    { name: "parts-mcp-fleet-test", version: "1.0.0" },
+    era === "2026" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: host, fetch: notingFetch(seen) }),
+  );
+  return client;
+}
+
+let reader: TestHost;
+
+describe("a fleet of three behind nginx, in the oauth mode", () => {
+  it("signs a person in with steps on different replicas, then serves both eras from all three", async () => {
+    reader = new TestHost("Fleet Host");
+    const hostSeen: string[] = [];
+    const personSeen: string[] = [];
+    const person = new Person(alice);
+    const first = await connectWithSignIn(
+      mcpUrl,
+      reader,
+      person,
+      notingFetch(hostSeen),
+      notingFetch(personSeen),
+    );
+    await first.close();
+    // The person's browser (authorize, sign-in page, form post) and the host (discovery,
+    // registration, token) each met more than one replica: the flow's state is in PostgreSQL.
+    expect(new Set(personSeen.map(replicaOf)).size, personSeen.join(" ")).toBeGreaterThan(1);
+    expect(new Set([...hostSeen, ...personSeen].map(replicaOf))).toEqual(new Set([0, 1, 2]));
+    expect([...hostSeen, ...personSeen].map(replicaOf)).not.toContain(-1);
+
+    for (const era of ["2025", "2026"] as const) {
+      const seen: string[] = [];
+      const client = await connectAs(reader, era, seen);
+      expect(client.getProtocolEra()).toBe(era === "2026" ? "modern" : "legacy");
+      const before = seen.length;
+      for (let i = 0; i < 6; i++) {
+        expect(ok<{ code: string }>(await call(client, "get_material", { code: "ti64" })).code).toBe("ti64");
+      }
+      expect(new Set(seen.slice(before).map(replicaOf)), `${era}: ${seen.join(" ")}`).toEqual(
+        new Set([0, 1, 2]),
+      );
+      await client.close();
+    }
+    // Each replica's own log shows it served tools/call for this person.
+    for (const replica of replicas) expect(await replicaLogs(replica)).toContain("get_material");
+  }, 60_000);
+});
