@@ -117,4 +117,46 @@ describe("a fleet of three behind nginx, in the oauth mode", () => {
     // Each replica's own log shows it served tools/call for this person.
     for (const replica of replicas) expect(await replicaLogs(replica)).toContain("get_material");
   }, 60_000);
+  it("continues a search of the 100,000-part catalogue with its cursor on the other replicas", async () => {
+    interface Found {
+      items: { id: string }[];
+      scanned: number;
+      nextCursor?: string;
+    }
+    const args = { text: "gyroid", materialId: "in625", limit: 5 };
+    /** Three pages, each call's answering replica, on a client of `url`. */
+    const threePages = async (url: string) => {
+      const seen: string[] = [];
+      const client = new Client(
+        { name: "parts-mcp-fleet-test", version: "1.0.0" },
+        { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), { authProvider: reader, fetch: notingFetch(seen) }),
+      );
+      const pages: Found[] = [];
+      const answeredBy: number[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 3; page++) {
+        const found = ok<Found>(await call(client, "search_parts", { ...args, ...(cursor && { cursor }) }));
+        answeredBy.push(replicaOf(seen.at(-1) ?? ""));
+        pages.push(found);
+        cursor = found.nextCursor;
+        expect(cursor, `page ${page + 1} has a cursor`).toBeDefined();
+      }
+      await client.close();
+      return { pages, answeredBy };
+    };
+    const balanced = await threePages(mcpUrl);
+    // Each page from another replica, the second and third from a cursor another one made.
+    expect(new Set(balanced.answeredBy)).toEqual(new Set([0, 1, 2]));
+    const ids = balanced.pages.flatMap((page) => page.items.map((item) => item.id));
+    expect(ids).toHaveLength(15);
+    expect(new Set(ids).size).toBe(15);
+    expect(balanced.pages[2]?.scanned).toBeGreaterThan(balanced.pages[0]?.scanned ?? 0);
+    // The same pages as one replica alone gives, asked on its own port.
+    const alone = await threePages(`http://${replicas[0]?.address}/mcp`);
+    expect(alone.answeredBy).toEqual([-1, -1, -1]);
+    expect(alone.pages.map((page) => page.items)).toEqual(balanced.pages.map((page) => page.items));
+  }, 60_000);
 });
