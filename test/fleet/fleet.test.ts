@@ -7,7 +7,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
 import { connectWithSignIn, freePort, Person, TestHost } from "../auth/support";
-import { podman } from "../deploy/podman";
+import { podman, waitFor } from "../deploy/podman";
 import { call, ok } from "../http/support";
 import {
   type Balancer,
@@ -77,6 +77,18 @@ async function connectAs(host: TestHost, era: "2025" | "2026", seen: string[] = 
     new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: host, fetch: notingFetch(seen) }),
   );
   return client;
+}
+
+/** A host signed in as alice with parts:read and parts:write, the second sign-in being the step-up. */
+async function writerHost(): Promise<TestHost> {
+  const host = new TestHost("Fleet Writer");
+  const client = await connectWithSignIn(mcpUrl, host, new Person(alice));
+  await expect(call(client, "create_part", { title: "Step-up probe" })).rejects.toThrow();
+  await client.close();
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: host });
+  await transport.finishAuth(await new Person(alice).signIn(host.authorizationUrl));
+  expect(host.saved?.scope?.split(" ").sort()).toEqual(["parts:read", "parts:write"]);
+  return host;
 }
 
 let reader: TestHost;
@@ -158,5 +170,72 @@ describe("a fleet of three behind nginx, in the oauth mode", () => {
     const alone = await threePages(`http://${replicas[0]?.address}/mcp`);
     expect(alone.answeredBy).toEqual([-1, -1, -1]);
     expect(alone.pages.map((page) => page.items)).toEqual(balanced.pages.map((page) => page.items));
+  }, 60_000);
+  it("loses the calls in flight on a replica killed with SIGKILL, runs none twice, and answers every later call", async () => {
+    const writer = await writerHost();
+    const victim = replicas[1] as Replica;
+    const clients = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const seen: string[] = [];
+        return { seen, client: await connectAs(writer, i % 2 === 0 ? "2025" : "2026", seen) };
+      }),
+    );
+    const tag = randomBytes(4).toString("hex");
+    const createsBefore = api.stats.requests("createPart");
+    // Each create_part waits 3 s at the API: all six are in flight, two on each replica, when one dies.
+    api.faults.add({ endpoint: "createPart", action: { kind: "latency", ms: 3_000 } });
+    const settling = Promise.allSettled(
+      clients.map(({ client }, i) =>
+        call(client, "create_part", { title: `Fleet kill bracket ${tag} ${i}` }),
+      ),
+    );
+    await waitFor("six create_part calls at the API", 10_000, async () => {
+      return api.stats.requests("createPart") - createsBefore === 6;
+    });
+    await podman(["kill", "--signal=KILL", victim.name]);
+    const settled = await settling;
+    api.faults.clear();
+
+    let failedOnVictim = 0;
+    settled.forEach((outcome, i) => {
+      const by = clients[i]?.seen.at(-1);
+      const title = `Fleet kill bracket ${tag} ${i}`;
+      if (by === victim.address) {
+        failedOnVictim++;
+        // nginx answers 502 for the call it could not finish, and passes it on to no other replica.
+        expect(outcome.status, `call ${i} on the killed replica`).toBe("rejected");
+        const reason = (outcome as PromiseRejectedResult).reason as { status?: number; message?: string };
+        expect(reason.status).toBe(502);
+        expect(reason.message).toContain("No replica answered this request");
+        expect(reason.message).toContain("Whether it took effect is unknown");
+        expect(api.store.countPartsWithTitle(title)).toBeLessThanOrEqual(1);
+      } else {
+        expect(
+          outcome.status,
+          `call ${i} on ${by}: ${String((outcome as PromiseRejectedResult).reason)}`,
+        ).toBe("fulfilled");
+        ok(outcome.status === "fulfilled" ? outcome.value : ({} as never));
+        expect(api.store.countPartsWithTitle(title)).toBe(1);
+      }
+    });
+    expect(failedOnVictim).toBe(2);
+    // No create_part reached the API twice: nginx sent none of them on to another replica.
+    expect(api.stats.requests("createPart") - createsBefore).toBe(6);
+
+    // Every later call succeeds: the dead replica refuses connections, and nginx passes a request
+    // it could not send at all to the next one.
+    const { seen, client } = clients[0] as (typeof clients)[number];
+    const from = seen.length;
+    for (let i = 0; i < 9; i++) {
+      const title = `Fleet after-kill bracket ${tag} ${i}`;
+      ok(await call(client, "create_part", { title }));
+      expect(api.store.countPartsWithTitle(title)).toBe(1);
+    }
+    expect(seen.slice(from)).not.toContain(victim.address);
+    await Promise.all(clients.map(({ client }) => client.close()));
+
+    // Back for the next scenarios.
+    await podman(["rm", "--force", "--volumes", victim.name]);
+    await startReplica(victim, env);
   }, 60_000);
 });
