@@ -4,11 +4,13 @@
 // replica killed mid-call, a rolling restart under load, and the database restarted under load.
 import { randomBytes } from "node:crypto";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Agent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
 import { connectWithSignIn, freePort, Person, TestHost } from "../auth/support";
 import { podman, waitFor } from "../deploy/podman";
 import { call, ok } from "../http/support";
+import { textOf } from "../support/mcp-server";
 import {
   type Balancer,
   buildImage,
@@ -68,16 +70,37 @@ afterAll(async () => {
 const replicaOf = (address: string) => replicas.findIndex((r) => r.address === address);
 
 /** A client on `host`'s tokens in one era, noting which replica answered each request. */
-async function connectAs(host: TestHost, era: "2025" | "2026", seen: string[] = []): Promise<Client> {
+async function connectAs(
+  host: TestHost,
+  era: "2025" | "2026",
+  seen: string[] = [],
+  fetch: typeof globalThis.fetch = globalThis.fetch,
+): Promise<Client> {
   const client = new Client(
     { name: "parts-mcp-fleet-test", version: "1.0.0" },
     era === "2026" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
   );
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: host, fetch: notingFetch(seen) }),
+    new StreamableHTTPClientTransport(new URL(mcpUrl), {
+      authProvider: host,
+      fetch: notingFetch(seen, fetch),
+    }),
   );
   return client;
 }
+
+/**
+ * fetch on a new connection per request. A reload of nginx closes its idle client connections,
+ * and a POST a client sends on one at that instant fails before reaching any replica (undici
+ * sends no POST again): the rolling restart's load uses no idle connection, so that what it
+ * counts is what the fleet lost.
+ */
+const freshConnectionFetch = ((input: string | URL | Request, init?: RequestInit) =>
+  undiciFetch(
+    input as never,
+    { ...(init as object), dispatcher: noKeepAlive } as never,
+  )) as unknown as typeof fetch;
+const noKeepAlive = new Agent({ pipelining: 0 });
 
 /** A host signed in as alice with parts:read and parts:write, the second sign-in being the step-up. */
 async function writerHost(): Promise<TestHost> {
@@ -91,22 +114,76 @@ async function writerHost(): Promise<TestHost> {
   return host;
 }
 
-let reader: TestHost;
+interface Outcome {
+  ok: boolean;
+  error?: string;
+  at: number;
+}
+
+/** Steady load: `workers` clients (both eras) calling get_part in a loop until stopped; every outcome kept. */
+function steadyLoad(host: TestHost, partId: string, fetch: typeof globalThis.fetch, workers = 4) {
+  let running = true;
+  const outcomes: Outcome[] = [];
+  const loops = Array.from({ length: workers }, async (_, i) => {
+    const client = await connectAs(host, i % 2 === 0 ? "2025" : "2026", [], fetch);
+    while (running) {
+      try {
+        const result = await call(client, "get_part", { id: partId });
+        outcomes.push({
+          ok: !result.isError,
+          ...(result.isError && { error: textOf(result) }),
+          at: Date.now(),
+        });
+      } catch (error) {
+        outcomes.push({ ok: false, error: String(error), at: Date.now() });
+      }
+    }
+    await client.close();
+  });
+  return {
+    outcomes,
+    failures: () => outcomes.filter((outcome) => !outcome.ok),
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+/** The id of one of alice's parts, read through the fleet. */
+async function somePartId(host: TestHost): Promise<string> {
+  const client = await connectAs(host, "2026");
+  const listed = ok<{ items: { id: string }[] }>(await call(client, "list_parts", { pageSize: 1 }));
+  await client.close();
+  return listed.items[0]?.id as string;
+}
+
+let reader: TestHost | undefined;
+
+/** The host the first test signed in (or, when run alone, one signed in now). */
+async function readerHost(): Promise<TestHost> {
+  if (reader === undefined) {
+    reader = new TestHost("Fleet Host");
+    await (await connectWithSignIn(mcpUrl, reader, new Person(alice))).close();
+  }
+  return reader;
+}
 
 describe("a fleet of three behind nginx, in the oauth mode", () => {
   it("signs a person in with steps on different replicas, then serves both eras from all three", async () => {
-    reader = new TestHost("Fleet Host");
+    const host = new TestHost("Fleet Host");
     const hostSeen: string[] = [];
     const personSeen: string[] = [];
     const person = new Person(alice);
     const first = await connectWithSignIn(
       mcpUrl,
-      reader,
+      host,
       person,
       notingFetch(hostSeen),
       notingFetch(personSeen),
     );
     await first.close();
+    reader = host;
     // The person's browser (authorize, sign-in page, form post) and the host (discovery,
     // registration, token) each met more than one replica: the flow's state is in PostgreSQL.
     expect(new Set(personSeen.map(replicaOf)).size, personSeen.join(" ")).toBeGreaterThan(1);
@@ -115,7 +192,7 @@ describe("a fleet of three behind nginx, in the oauth mode", () => {
 
     for (const era of ["2025", "2026"] as const) {
       const seen: string[] = [];
-      const client = await connectAs(reader, era, seen);
+      const client = await connectAs(host, era, seen);
       expect(client.getProtocolEra()).toBe(era === "2026" ? "modern" : "legacy");
       const before = seen.length;
       for (let i = 0; i < 6; i++) {
@@ -144,7 +221,7 @@ describe("a fleet of three behind nginx, in the oauth mode", () => {
         { versionNegotiation: { mode: { pin: "2026-07-28" } } },
       );
       await client.connect(
-        new StreamableHTTPClientTransport(new URL(url), { authProvider: reader, fetch: notingFetch(seen) }),
+        new StreamableHTTPClientTransport(new URL(url), { authProvider: host, fetch: notingFetch(seen) }),
       );
       const pages: Found[] = [];
       const answeredBy: number[] = [];
@@ -159,6 +236,7 @@ describe("a fleet of three behind nginx, in the oauth mode", () => {
       await client.close();
       return { pages, answeredBy };
     };
+    const host = await readerHost();
     const balanced = await threePages(mcpUrl);
     // Each page from another replica, the second and third from a cursor another one made.
     expect(new Set(balanced.answeredBy)).toEqual(new Set([0, 1, 2]));
@@ -238,4 +316,31 @@ describe("a fleet of three behind nginx, in the oauth mode", () => {
     await podman(["rm", "--force", "--volumes", victim.name]);
     await startReplica(victim, env);
   }, 60_000);
+  it("loses no call in a rolling restart (SIGTERM, one replica at a time) under steady load", async () => {
+    const host = await readerHost();
+    const partId = await somePartId(host);
+    // Each get_part waits 100 ms at the API, so calls are in flight on every replica when it is stopped.
+    api.faults.add({ endpoint: "getPart", action: { kind: "latency", ms: 100 } });
+    const load = steadyLoad(host, partId, freshConnectionFetch);
+    try {
+      // As an orchestrator does it: out of the balancer, SIGTERM (the calls it has finish), start, back in.
+      for (const replica of replicas) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await balancer.reload([replica]);
+        await podman(["stop", "--time=30", replica.name]);
+        expect(await podman(["inspect", "--format={{.State.ExitCode}}", replica.name])).toBe("0");
+        await startReplica(replica, env, true);
+        await balancer.reload([]);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    } finally {
+      await load.stop();
+      api.faults.clear();
+    }
+    expect(load.failures(), JSON.stringify(load.failures().slice(0, 3))).toEqual([]);
+    expect(load.outcomes.length).toBeGreaterThan(100);
+    for (const replica of replicas) {
+      expect(await replicaLogs(replica)).toMatch(/"msg":"stopped","reason":"SIGTERM"/);
+    }
+  }, 90_000);
 });

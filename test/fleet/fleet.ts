@@ -208,9 +208,9 @@ export async function startBalancer(port: number, replicas: Replica[]): Promise<
 }
 
 /** A fetch that notes the replica (nginx's X-Upstream) of every response to `seen`. */
-export function notingFetch(seen: string[]): typeof fetch {
+export function notingFetch(seen: string[], through: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
-    const response = await fetch(input, init);
+    const response = await through(input, init);
     const upstream = response.headers.get("x-upstream");
     if (upstream) seen.push(upstream);
     return response;
