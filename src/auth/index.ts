@@ -17,7 +17,7 @@ import type { Logger } from "../log";
 import { Keyring } from "./keyring";
 import { createProvider, ROUTES, SCOPES } from "./provider";
 import { clientAddress, RateLimit } from "./rate-limit";
-import { ResourceServer } from "./resource";
+import { ResourceServer, StoreUnavailable } from "./resource";
 import { handleSignIn, SIGN_IN_PATH, type TokenCheck } from "./sign-in";
 import { openEmbedded, openPostgres } from "./sql";
 import { OAuthStore } from "./store";
@@ -187,6 +187,19 @@ export async function startOAuth({ config, logger, upstreamBaseUrl }: OAuthOptio
       try {
         return { ok: true, authInfo: await resourceServer.authenticate(req.headers.authorization) };
       } catch (error) {
+        if (error instanceof StoreUnavailable) {
+          logger.warn("the store did not answer: a token could not be checked", { error: error.message });
+          return {
+            ok: false,
+            status: 503,
+            headers: { "Retry-After": "5", "Access-Control-Allow-Origin": "*" },
+            body: JSON.stringify({
+              error: "temporarily_unavailable",
+              error_description:
+                "The sign-in store (the database) does not answer, so the access token could not be checked: send the request again in a few seconds.",
+            }),
+          };
+        }
         const response = bearerAuthChallengeResponse(error, {
           requiredScopes: [SCOPES.read],
           resourceMetadataUrl: resourceServer.resourceMetadataUrl,

@@ -22,6 +22,9 @@ const GRANT_CACHE_MS = 2_000;
 /** Tools that change data: their calls need parts:write. */
 const WRITE_TOOLS = new Set(["create_part", "import_part_file"]);
 
+/** The store could not say whether a token's grant still exists (the database does not answer). */
+export class StoreUnavailable extends Error {}
+
 export class ResourceServer {
   readonly #config: OAuthConfig;
   readonly #store: OAuthStore;
@@ -93,7 +96,12 @@ export class ResourceServer {
   async #grantToken(grantId: string): Promise<string | undefined> {
     const cached = this.#grants.get(grantId);
     if (cached) return cached.token ?? undefined;
-    const token = await this.#store.grantToken(grantId);
+    let token: string | undefined;
+    try {
+      token = await this.#store.grantToken(grantId);
+    } catch (error) {
+      throw new StoreUnavailable(error instanceof Error ? error.message : String(error));
+    }
     this.#grants.set(grantId, { token: token ?? null });
     return token;
   }

@@ -343,4 +343,41 @@ describe("a fleet of three behind nginx, in the oauth mode", () => {
       expect(await replicaLogs(replica)).toMatch(/"msg":"stopped","reason":"SIGTERM"/);
     }
   }, 90_000);
+  it("fails the calls that need the database clearly while it is down, then recovers", async () => {
+    const host = await readerHost();
+    const partId = await somePartId(host);
+    const load = steadyLoad(host, partId, freshConnectionFetch);
+    let stoppedAt = 0;
+    let startedAt = 0;
+    const health: number[] = [];
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      stoppedAt = Date.now();
+      await db.stop();
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      for (const replica of replicas) health.push((await fetch(`http://${replica.address}/healthz`)).status);
+      await db.start();
+      startedAt = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+    } finally {
+      await load.stop();
+    }
+    // While it was down every replica said so at /healthz, and each call whose grant was not in a
+    // replica's 2-second cache failed with a 503 saying what happened and what to do.
+    expect(health).toEqual([503, 503, 503]);
+    const failures = load.failures();
+    expect(failures.length).toBeGreaterThan(0);
+    for (const failure of failures) {
+      expect(failure.error).toContain("The sign-in store (the database) does not answer");
+      expect(failure.error).toContain("send the request again in a few seconds");
+      expect(failure.at).toBeGreaterThanOrEqual(stoppedAt);
+    }
+    // Back within 2 s of its restart (the pool opens new connections), every call succeeding after.
+    const afterRestart = load.outcomes.filter((outcome) => outcome.at > startedAt + 2_000);
+    expect(afterRestart.length).toBeGreaterThan(50);
+    expect(afterRestart.filter((outcome) => !outcome.ok)).toEqual([]);
+    for (const replica of replicas) {
+      expect((await fetch(`http://${replica.address}/healthz`)).status).toBe(200);
+    }
+  }, 60_000);
 });
