@@ -52,9 +52,16 @@ export interface OAuthOptions {
   logger: Logger;
   /** The Parts API base URL, where each person's token is checked before it is accepted. */
   upstreamBaseUrl: string;
+  /** Told the outcome of each token checked at sign-in (the telemetry's sign-ins). */
+  onSignIn?: (outcome: TokenCheck) => void;
 }
 
-export async function startOAuth({ config, logger, upstreamBaseUrl }: OAuthOptions): Promise<OAuthGate> {
+export async function startOAuth({
+  config,
+  logger,
+  upstreamBaseUrl,
+  onSignIn,
+}: OAuthOptions): Promise<OAuthGate> {
   const sql =
     config.store.kind === "postgres"
       ? await openPostgres(config.store.url)
@@ -84,7 +91,11 @@ export async function startOAuth({ config, logger, upstreamBaseUrl }: OAuthOptio
     store,
     config,
     limit: limits.signIn,
-    checkToken: (token: string) => checkUpstreamToken(upstreamBaseUrl, token),
+    checkToken: async (token: string) => {
+      const outcome = await checkUpstreamToken(upstreamBaseUrl, token);
+      onSignIn?.(outcome);
+      return outcome;
+    },
     secret: Buffer.from(keys.signIn, "base64url"),
     logger,
   };

@@ -11,6 +11,7 @@ import type { Logger } from "../log";
 import { explainListenError, urlHost } from "../net";
 import { openRuntime, type ServingConfig } from "../runtime";
 import { createServer, type ServerOptions } from "../server";
+import { telemetry } from "../telemetry";
 import { VERSION } from "../version";
 import { AccessControl, OriginGuard } from "./access";
 import { ConnectionCap } from "./connections";
@@ -164,6 +165,7 @@ export async function runHttpServer(options: HttpRunOptions): Promise<void> {
         config: http.access.oauth,
         logger,
         upstreamBaseUrl: upstream.connection.baseUrl,
+        onSignIn: (outcome) => telemetry.signIn(outcome),
       });
     }
     running = await startHttpServer({ ...shared, http, limits, ...(oauth && { oauth }) });

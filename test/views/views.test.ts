@@ -267,6 +267,33 @@ describe("MCP Apps views", () => {
     }
   });
 
+  it("search results say through which record a row matched, and why nothing did", async () => {
+    const found = await result("search_parts", { text: "titanium brackets" });
+    const items = data<{ items: { matched?: string }[] }>(found.result).items;
+    const matched = items.find((item) => item.matched)?.matched as string;
+    expect(matched).toMatch(/^material /);
+    const open = await openView(found);
+    try {
+      await open.view.locator("[data-view=search]").waitFor();
+      expect(await open.view.locator(".matched").allTextContents()).toContain(`by its ${matched}`);
+      expect(await open.problems()).toEqual([]);
+    } finally {
+      await open.close();
+    }
+    const none = await result("search_parts", { text: "titanium housings" });
+    const hint = data<{ hint: string }>(none.result).hint;
+    expect(hint).toMatch(/no part matches every word/);
+    const empty = await openView(none);
+    try {
+      await empty.view.locator("[data-state=empty]").waitFor();
+      expect(await empty.view.locator("[data-state=empty]").textContent()).toContain(
+        "no part matches every word",
+      );
+    } finally {
+      await empty.close();
+    }
+  });
+
   it("RFQ status: the state among the seven, terms, past deadlines as past, and the part's title read through the host", async () => {
     // The sample RFQs are numbered rfq-2024-0101 + 7i; pick one with every term whose part is readable.
     let chosen: { rfq: { id: string; state: string; partId: string }; title: string } | undefined;

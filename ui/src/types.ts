@@ -42,6 +42,8 @@ export interface PartSummary {
   materialId?: string;
   standardIds?: string[];
   published?: boolean;
+  /** The referenced record that matched words the part's own text lacks. */
+  matched?: string;
 }
 
 /** search_parts */
@@ -50,6 +52,8 @@ export interface SearchResult {
   scanned: number;
   complete: boolean;
   nextCursor?: string;
+  /** How the text was read (a typo), or why nothing matched. */
+  hint?: string;
 }
 
 /** preview_part */

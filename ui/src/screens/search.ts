@@ -1,5 +1,6 @@
 // Search results (search_parts): a compact table whose rows open the part's card in place, "More
-// results" continuing `nextCursor`, and how far the search got (parts scanned, complete or not).
+// results" continuing `nextCursor`, how far the search got (parts scanned, complete or not), and
+// the server's word on it: how the text was read, through which record a row matched, why nothing did.
 import { callTool } from "../calls";
 import { h, replace } from "../dom";
 import { formatNumber } from "../format";
@@ -19,9 +20,11 @@ const FILTERS: [key: string, label: string][] = [
 export function searchScreen(first: SearchResult, args: Record<string, unknown>): HTMLElement {
   const state = { ...first, items: [...first.items] };
   const text = typeof args.text === "string" && args.text.trim() !== "" ? args.text : undefined;
-  const filters = FILTERS.flatMap(([key, label]) =>
-    typeof args[key] === "string" ? [h("span", null, `${label} `, h("code", null, args[key] as string))] : [],
-  );
+  const filters = FILTERS.flatMap(([key, label]) => {
+    const codes = [args[key]].flat().filter((code): code is string => typeof code === "string");
+    return codes.length > 0 ? [h("span", null, `${label} `, h("code", null, codes.join(", ")))] : [];
+  });
+  const said = h("p", { class: "sub hint", hidden: true });
   const summary = h("p", { class: "summary", role: "status" });
   const body = h("tbody");
   const table = h(
@@ -56,6 +59,7 @@ export function searchScreen(first: SearchResult, args: Record<string, unknown>)
       filters.length > 0 ? chips(filters, "Filters") : null,
     ),
     summary,
+    said,
     emptyState,
     table,
     more,
@@ -84,6 +88,7 @@ export function searchScreen(first: SearchResult, args: Record<string, unknown>)
         open,
         item.versionName ? h("span", { class: "version" }, ` · ${item.versionName}`) : null,
         item.serialId ? h("span", { class: "sub" }, h("code", null, item.serialId)) : null,
+        item.matched ? h("span", { class: "sub matched" }, `by its ${item.matched}`) : null,
       ),
       h("td", { class: "wide" }, item.serialId ? h("code", null, item.serialId) : null),
       h("td", { class: "wide" }, item.processId ? h("code", null, item.processId) : "—"),
@@ -108,14 +113,17 @@ export function searchScreen(first: SearchResult, args: Record<string, unknown>)
     );
     table.hidden = count === 0;
     emptyState.hidden = count > 0;
+    said.hidden = state.hint === undefined || count === 0;
+    replace(said, count > 0 ? (state.hint ?? null) : null);
     replace(
       emptyState,
       count === 0
         ? empty(
             "No parts match",
-            state.complete
-              ? "Every part visible to you was examined."
-              : "Not every part has been examined yet: search further for more.",
+            state.hint ??
+              (state.complete
+                ? "Every part visible to you was examined."
+                : "Not every part has been examined yet: search further for more."),
           )
         : null,
     );
@@ -144,6 +152,7 @@ export function searchScreen(first: SearchResult, args: Record<string, unknown>)
       state.scanned = next.scanned;
       state.complete = next.complete;
       state.nextCursor = next.nextCursor;
+      state.hint = next.hint;
       update();
       const focusTarget = rows[0]?.querySelector("button") ?? more.querySelector("button");
       focusTarget?.focus();
