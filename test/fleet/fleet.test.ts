@@ -63,7 +63,7 @@ afterAll(async () => {
   await balancer?.stop();
   await Promise.all(replicas.map(removeReplica));
   await podman(["rmi", "--force", image]).catch(() => {});
-  await Promise.all([api?.close(), db?.remove()]);
+  await Promise.all([api?.close(), db?.remove(), noKeepAlive.close()]);
 }, 60_000);
 
 /** Who answered: the replica named by nginx's X-Upstream, as an index into `replicas`. */
