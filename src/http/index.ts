@@ -100,6 +100,11 @@ async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpS
     },
     shutdown(timeoutMs) {
       shuttingDown ??= (async () => {
+        // Stop listening at once and close the idle keep-alive connections: a balancer then
+        // meets a refused connection, which it may pass to another replica (nothing was sent),
+        // instead of an answer it must not repeat. The calls in flight finish.
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
         let timer: NodeJS.Timeout | undefined;
         const drained = await Promise.race([
           handler.drain().then(() => true),
@@ -108,7 +113,6 @@ async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpS
           }),
         ]);
         clearTimeout(timer);
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
         return drained;
