@@ -51,6 +51,24 @@ afterAll(async () => {
   await Promise.all([api?.close(), host?.close()]);
 });
 
+/** Alice's browser on the sign-in page of a public client whose document is served at `path`. */
+async function signInPageOf(path: string, clientName: string) {
+  const clientId = host.serve(path, {
+    client_name: clientName,
+    redirect_uris: ["http://127.0.0.1:9/callback"],
+    token_endpoint_auth_method: "none",
+  });
+  const person = new Person(alice);
+  const page = await person.open(
+    authorizationUrl(server.issuer, {
+      clientId,
+      redirectUri: "http://127.0.0.1:9/callback",
+      challenge: pkce().challenge,
+    }),
+  );
+  return { person, page };
+}
+
 describe("Client ID Metadata Documents", () => {
   it("the SDK's host signs in with its document URL as client_id (no registration)", async () => {
     const url = host.serve("/host.json", {
@@ -203,19 +221,7 @@ describe("hostile input", () => {
   });
 
   it("the PAT form refuses huge, malformed and script-bearing input, wrong tokens and a missing CSRF token", async () => {
-    const clientId = host.serve("/form.json", {
-      client_name: "Form Host",
-      redirect_uris: ["http://127.0.0.1:9/callback"],
-      token_endpoint_auth_method: "none",
-    });
-    const person = new Person(alice);
-    const page = await person.open(
-      authorizationUrl(server.issuer, {
-        clientId,
-        redirectUri: "http://127.0.0.1:9/callback",
-        challenge: pkce().challenge,
-      }),
-    );
+    const { person, page } = await signInPageOf("/form.json", "Form Host");
     const script = "<script>alert(1)</script>";
     const cases: [Record<string, string>, number, RegExp][] = [
       [{ csrf: page.csrf, token: "x".repeat(20_000) }, 413, /far too long/],
@@ -292,19 +298,7 @@ describe("hostile input", () => {
   });
 
   it("sign-in posts past 30 a minute from one address get 429 with Retry-After, before the form is read", async () => {
-    const clientId = host.serve("/limit.json", {
-      client_name: "Limit",
-      redirect_uris: ["http://127.0.0.1:9/callback"],
-      token_endpoint_auth_method: "none",
-    });
-    const person = new Person(alice);
-    const page = await person.open(
-      authorizationUrl(server.issuer, {
-        clientId,
-        redirectUri: "http://127.0.0.1:9/callback",
-        challenge: pkce().challenge,
-      }),
-    );
+    const { person, page } = await signInPageOf("/limit.json", "Limit");
     const statuses: number[] = [];
     let retryAfter: string | null = null;
     for (let i = 0; i < 31; i++) {

@@ -10,6 +10,7 @@ import { call, initializeBody, MCP_HEADERS, ok, raw } from "../http/support";
 import {
   type Balancer,
   buildImage,
+  expectEveryReplicaInBothEras,
   image,
   newReplicas,
   notingFetch,
@@ -64,19 +65,9 @@ async function connectWithKey(era: "2025" | "2026", seen: string[]): Promise<Cli
 
 describe("a fleet of three behind nginx, with access keys", () => {
   it("serves both eras from all three replicas, and refuses a request without the key", async () => {
-    for (const era of ["2025", "2026"] as const) {
-      const seen: string[] = [];
-      const client = await connectWithKey(era, seen);
-      expect(client.getProtocolEra()).toBe(era === "2026" ? "modern" : "legacy");
-      const before = seen.length;
-      for (let i = 0; i < 6; i++) {
-        expect(ok<{ code: string }>(await call(client, "get_process", { code: "lpbf" })).code).toBe("lpbf");
-      }
-      expect(new Set(seen.slice(before).map(replicaOf)), `${era}: ${seen.join(" ")}`).toEqual(
-        new Set([0, 1, 2]),
-      );
-      await client.close();
-    }
+    await expectEveryReplicaInBothEras(replicas, connectWithKey, async (client) => {
+      expect(ok<{ code: string }>(await call(client, "get_process", { code: "lpbf" })).code).toBe("lpbf");
+    });
     const refused = await raw(mcpUrl, { headers: MCP_HEADERS, body: initializeBody });
     expect(refused.status).toBe(401);
     expect(refused.headers["www-authenticate"]).toMatch(/^Bearer/);

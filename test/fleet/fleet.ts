@@ -6,6 +6,8 @@ import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/client";
+import { expect } from "vitest";
 import { freePort } from "../auth/support";
 import { buildImage as buildImageTagged, podman, podmanEnv, podmanRun, waitFor } from "../deploy/podman";
 import { repoRoot, serverLogDir } from "../support/mcp-server";
@@ -162,4 +164,28 @@ export function notingFetch(seen: string[], through: typeof fetch = fetch): type
     if (upstream) seen.push(upstream);
     return response;
   };
+}
+
+/**
+ * In each protocol era, a client made by `connect` (which notes in `seen` the address of each
+ * replica that answers) makes six calls with `check`; with round-robin and no stickiness they
+ * reach every replica.
+ */
+export async function expectEveryReplicaInBothEras(
+  replicas: readonly Replica[],
+  connect: (era: "2025" | "2026", seen: string[]) => Promise<Client>,
+  check: (client: Client) => Promise<void>,
+): Promise<void> {
+  const replicaOf = (address: string) => replicas.findIndex((replica) => replica.address === address);
+  for (const era of ["2025", "2026"] as const) {
+    const seen: string[] = [];
+    const client = await connect(era, seen);
+    expect(client.getProtocolEra()).toBe(era === "2026" ? "modern" : "legacy");
+    const before = seen.length;
+    for (let i = 0; i < 6; i++) await check(client);
+    expect(new Set(seen.slice(before).map(replicaOf)), `${era}: ${seen.join(" ")}`).toEqual(
+      new Set(replicas.map((_, i) => i)),
+    );
+    await client.close();
+  }
 }
