@@ -401,6 +401,17 @@ describe("the index budget while pages are read, and what failures leave (large 
     expect(listRequests() - before).toBeLessThanOrEqual(20 + 8);
   });
 
+  it("lists every unknown code of a draft, and gives a did-you-mean to 30 of them at most", async () => {
+    const server = await open();
+    // Each a few characters from cat-brackets, so each would get one.
+    const categoryIds = Array.from({ length: 40 }, (_, i) => `cat-brackets-${i}`);
+    const result = await server.call("preview_part", { title: "Draft", categoryIds });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const listed = (result.structuredContent as { unknown: { didYouMean?: string }[] }).unknown;
+    expect(listed).toHaveLength(40);
+    expect(listed.filter((entry) => entry.didYouMean?.includes("cat-brackets")).length).toBe(30);
+  });
+
   it("refuses code arrays past their limit before any request (R6)", async () => {
     const server = await open();
     const before = api.stats.requests();
