@@ -12,6 +12,8 @@ const BOUND_MS = 250;
 let api: TestApi;
 let server: InProcessServer;
 let other: InProcessServer;
+/** The ids shown, oldest first. */
+const shown: string[] = [];
 
 beforeAll(async () => {
   api = await startTestApi({ catalogue: "large", largeCatalogueSize: 21_000 });
@@ -19,7 +21,10 @@ beforeAll(async () => {
   other = await connectInProcess({ sharedApi: api });
   // 5,000 part ids shown to the token (each list_parts page records its parts), and the whole
   // catalogue read into the search index.
-  for (let page = 1; page <= 100; page++) await server.call("list_parts", { page, pageSize: 50 });
+  for (let page = 1; page <= 100; page++) {
+    const listed = await server.call("list_parts", { page, pageSize: 50 });
+    shown.push(...(listed.structuredContent as { items: { id: string }[] }).items.map((part) => part.id));
+  }
   const read = await server.call("search_parts", { text: "no such word" });
   expect((read.structuredContent as { complete: boolean }).complete).toBe(true);
 }, 120_000);
@@ -47,6 +52,19 @@ describe("the cost of one request is bounded by what it sends", () => {
       const { ms } = await timed(() => complete(value));
       expect(ms, `${value.length} characters`).toBeLessThan(BOUND_MS);
     }
+  });
+
+  it("offers the most recently shown ids, and compares only the 2,000 most recent", async () => {
+    const offered = async (id: string) =>
+      (
+        await server.client.complete({
+          ref: { type: "ref/resource", uri: "parts://parts/{id}" },
+          argument: { name: "id", value: id },
+        })
+      ).completion.values;
+    expect(shown).toHaveLength(5_000);
+    expect(await offered(shown.at(-1) as string)).toContain(shown.at(-1));
+    expect(await offered(shown[0] as string)).not.toContain(shown[0]);
   });
 
   it("names the closest part ids to an unknown one in milliseconds, while another client's call goes on (R5)", async () => {
