@@ -54,6 +54,11 @@ export interface ServerOptions {
   token?: string;
   /** How the server is reached, which decides where its upstream token comes from (for messages). */
   mode: ServingMode;
+  /**
+   * Whether the transport gates the text it writes (stdio-transport.ts, http/respond.ts), so that
+   * the server need not gate each message's values first; a transport of the SDK's does not.
+   */
+  wireGates?: boolean;
 }
 
 /** What tools, resources and prompts share for one request. */
@@ -108,8 +113,9 @@ export function createServer(options: ServerOptions): McpServer {
       },
     },
   );
-  // Every result, error and notification this server sends passes the one text gate.
-  gateServer(server);
+  // Every result, error and notification this server sends passes the one text gate: here, or
+  // as text on our own wires.
+  if (!options.wireGates) gateServer(server);
   const findPart = findPartAdvice((tool) => options.catalogue.has(tool));
   const scope: RequestScope = {
     api: options.api,
@@ -282,6 +288,9 @@ function progressReporter(ctx: ServerContext): Pick<ToolContext, "progress"> & {
   let sentAt = Number.NEGATIVE_INFINITY;
   let held: ProgressUpdate | undefined;
   const send = (update: ProgressUpdate) => {
+    // A request that ended (answered, cancelled, its client gone) sends nothing more: over HTTP
+    // its server instance may already serve another request (src/http/server-pool.ts).
+    if (ctx.mcpReq.signal.aborted) return;
     sent++;
     sentAt = Date.now();
     held = undefined;

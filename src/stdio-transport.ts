@@ -6,11 +6,12 @@
 // (so a client that floods, or stops reading stdout, holds the server's memory to that many
 // answers, and progress notifications, which are advice, are dropped while stdout is full); and
 // `finish` stops reading and waits for the requests in flight, so that the process
-// answers them before it exits (stdio.ts).
+// answers them before it exits (stdio.ts). Every line written passes the text gate (text-gate.ts).
 import type { Readable, Writable } from "node:stream";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { refusalFor } from "./message-guard";
 import { telemetry } from "./telemetry";
+import { gateJsonText } from "./text-gate";
 
 export interface StdioWireOptions {
   maxMessageBytes: number;
@@ -98,7 +99,7 @@ export class StdioWire implements Transport {
       return;
     }
     const id = "id" in message && !("method" in message) ? message.id : undefined;
-    const written = this.#stdout.write(`${JSON.stringify(message)}\n`);
+    const written = this.#stdout.write(`${gateJsonText(JSON.stringify(message))}\n`);
     if (id === undefined || id === null) return;
     if (!written) await this.#drained();
     this.#answered(id);
@@ -232,7 +233,7 @@ export class StdioWire implements Transport {
   }
 
   #write(message: object): void {
-    if (!this.#closed) this.#stdout.write(`${JSON.stringify(message)}\n`);
+    if (!this.#closed) this.#stdout.write(`${gateJsonText(JSON.stringify(message))}\n`);
   }
 
   #tooLarge(): string {

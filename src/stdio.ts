@@ -18,7 +18,7 @@ export async function runStdioServer(serving: ServingConfig): Promise<void> {
     maxMessageBytes: limits.maxMessageBytes,
     maxInFlight: Math.min(limits.maxInFlight, limits.maxInFlightPerConnection),
   });
-  const handle = serveStdio(() => createServer({ ...shared, mode: "stdio" }), {
+  const handle = serveStdio(() => createServer({ ...shared, mode: "stdio", wireGates: true }), {
     legacy: "serve",
     transport: wire,
     onerror: (error) => logger.debug("stdio message refused", { error: error.message }),

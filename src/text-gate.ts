@@ -2,8 +2,10 @@
 // invisible and direction-changing characters written as visible `\uXXXX` escapes. `gateServer`
 // puts the gate on the wire of a server (every result, error and notification it sends, on every
 // transport), so that no tool, resource, prompt, completion or refusal can skip it;
-// `gateResponse` does the same for whole HTTP responses, errors the SDK answers before any server
-// sees the request included; logs (log.ts) and the words of errors (errors.ts) use the same function.
+// `gateJsonText` does the same for the text the server's own wires write (stdio-transport.ts and
+// http/respond.ts, errors the SDK answers before any server sees the request included), which
+// then need no gate on the server; logs (log.ts) and the words of errors (errors.ts) use the same
+// function.
 import type { McpServer, Transport } from "@modelcontextprotocol/server";
 
 /**
@@ -103,7 +105,7 @@ export function gateServer(server: McpServer): void {
 const MAY_HIDE = /\\u[0-9a-fA-F]{4}/;
 
 /** JSON text with every string in it gated; anything that is not JSON goes as it is. */
-function gateJsonText(text: string): string {
+export function gateJsonText(text: string): string {
   if (!HAS_INVISIBLE.test(text) && !MAY_HIDE.test(text)) return text;
   let value: unknown;
   try {
@@ -123,46 +125,4 @@ function gateJsonText(text: string): string {
 function gateJsonRpc(value: unknown): unknown {
   const isMessage = typeof value === "object" && value !== null && "jsonrpc" in value;
   return isMessage ? gateMessage(value as Outgoing) : gateValue(value);
-}
-
-/** Gates the `data:` lines of a server-sent event stream, one whole event at a time. */
-function gateEventStream(): TransformStream<string, string> {
-  let pending = "";
-  const gateEvent = (event: string) =>
-    event
-      .split("\n")
-      .map((line) => (line.startsWith("data:") ? `data: ${gateJsonText(line.slice(5).trimStart())}` : line))
-      .join("\n");
-  return new TransformStream({
-    transform(chunk, controller) {
-      pending += chunk;
-      const end = pending.lastIndexOf("\n\n");
-      if (end === -1) return;
-      controller.enqueue(gateEvent(pending.slice(0, end + 2)));
-      pending = pending.slice(end + 2);
-    },
-    flush(controller) {
-      if (pending) controller.enqueue(gateEvent(pending));
-    },
-  });
-}
-
-/** An HTTP response of an MCP endpoint with every JSON-RPC message in it gated (JSON or SSE). */
-export async function gateResponse(response: Response): Promise<Response> {
-  const type = response.headers.get("content-type") ?? "";
-  if (!response.body) return response;
-  const headers = new Headers(response.headers);
-  headers.delete("content-length");
-  const init = { status: response.status, statusText: response.statusText, headers };
-  if (type.startsWith("application/json")) {
-    const body = new TextEncoder().encode(gateJsonText(await response.text()));
-    headers.set("content-length", String(body.byteLength));
-    return new Response(body, init);
-  }
-  if (!type.startsWith("text/event-stream")) return response;
-  const body = response.body
-    .pipeThrough(new TextDecoderStream())
-    .pipeThrough(gateEventStream())
-    .pipeThrough(new TextEncoderStream());
-  return new Response(body, init);
 }

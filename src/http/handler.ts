@@ -2,20 +2,23 @@
 // headers is refused here, before the body is read: shutting down (503), Host or Origin of another
 // site (403), a method other than POST (405), no or wrong credentials (401). What passes goes to
 // the SDK's per-request handler (`createMcpHandler`), which serves both protocol eras statelessly
-// (2025 requests without a session id, 2026-07-28 requests with their `_meta` envelope) and builds
-// a server for the request with its upstream token. The body is read and parsed here (size, type,
+// (2025 requests without a session id, 2026-07-28 requests with their `_meta` envelope) and takes
+// a server for the request, with its upstream token, from the pool (server-pool.ts). The body is read and parsed here (size, type,
 // JSON), so that the message guard shared with stdio sees it before the SDK does.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { toNodeHandler } from "@modelcontextprotocol/node";
 import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import { BodyTooLarge, readBody } from "../body";
 import type { Logger } from "../log";
 import { refusalFor } from "../message-guard";
 import { telemetry } from "../telemetry";
-import { gateResponse } from "../text-gate";
 import type { AccessControl, OriginGuard } from "./access";
 import { BUSY_MESSAGE } from "./connections";
+import { respond } from "./respond";
+import { ServerPool } from "./server-pool";
+
+/** How long an idle server instance is kept for its token's next request. */
+const POOL_IDLE_MS = 60_000;
 
 /** What the `oauth` mode adds (src/auth/): its own routes, and who calls /mcp. */
 export interface OAuthHooks {
@@ -52,7 +55,9 @@ export interface HandlerOptions {
 
 export class McpHttpHandler {
   readonly #options: HandlerOptions;
-  readonly #serve: ReturnType<typeof toNodeHandler>;
+  readonly #fetch: ReturnType<typeof createMcpHandler>["fetch"];
+  readonly #onerror: (error: Error) => void;
+  readonly #pool: ServerPool;
   #draining = false;
   #inFlight = 0;
   #idle: (() => void) | undefined;
@@ -62,17 +67,20 @@ export class McpHttpHandler {
   constructor(options: HandlerOptions) {
     this.#options = options;
     const onerror = (error: Error) => options.logger.debug("MCP request refused", { error: error.message });
-    const mcp = createMcpHandler(({ authInfo }) => options.createServer(authInfo?.token), {
+    // As many idle instances as requests may be in flight: what a burst built, the next reuses.
+    this.#pool = new ServerPool({
+      build: options.createServer,
+      maxIdle: options.maxInFlight,
+      idleMs: POOL_IDLE_MS,
+    });
+    const mcp = createMcpHandler(({ authInfo, era }) => this.#pool.take(authInfo?.token, era), {
       legacy: "stateless",
       onerror,
     });
     // The SDK is always handed the parsed body (#read enforces the size limit), so its own body
-    // limits never apply. What it answers passes the text gate, its own refusals included.
-    const gated = {
-      fetch: (request: Request, init?: Parameters<typeof mcp.fetch>[1]) =>
-        mcp.fetch(request, init).then(gateResponse),
-    };
-    this.#serve = toNodeHandler(gated, { onerror });
+    // limits never apply. What it answers passes the text gate as it is written (respond.ts).
+    this.#fetch = mcp.fetch;
+    this.#onerror = onerror;
   }
 
   /** MCP requests accepted and not yet answered. */
@@ -87,6 +95,7 @@ export class McpHttpHandler {
    */
   drain(): Promise<void> {
     this.#draining = true;
+    this.#pool.clear();
     for (const req of this.#receiving) req.socket.destroy();
     if (this.#inFlight === 0) return Promise.resolve();
     return new Promise((resolve) => {
@@ -160,7 +169,7 @@ export class McpHttpHandler {
           send(res, 200, JSON.stringify(refusal));
           return;
         }
-        return this.#serve(Object.assign(req, { auth }), res, message);
+        return respond(this.#fetch, req, res, message, auth, this.#onerror);
       })
       .catch((error: unknown) => {
         this.#options.logger.error("MCP request failed", { error });

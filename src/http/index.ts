@@ -12,6 +12,7 @@ import { explainListenError, urlHost } from "../net";
 import { openRuntime, type ServingConfig } from "../runtime";
 import { createServer, type ServerOptions } from "../server";
 import { telemetry } from "../telemetry";
+import { preferThroughput } from "../v8-flags";
 import { VERSION } from "../version";
 import { AccessControl, OriginGuard } from "./access";
 import { ConnectionCap } from "./connections";
@@ -63,6 +64,7 @@ async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpS
       const server = createServer({
         ...serverOptions,
         ...(token === undefined ? { mode: "http" } : { token, mode: "http-per-user" }),
+        wireGates: true,
       });
       oauth?.prepare(server);
       return server;
@@ -149,6 +151,7 @@ export interface HttpRunOptions extends ServingConfig {
 
 /** The `parts-mcp --http` process: serves until SIGTERM or SIGINT, then drains and exits. */
 export async function runHttpServer(options: HttpRunOptions): Promise<void> {
+  preferThroughput();
   const { api, http, limits, catalogue } = options;
   const perUser = http.access.perUser || http.access.oauth !== undefined;
   const { logger, upstream, shared } = await openRuntime(

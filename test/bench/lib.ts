@@ -189,7 +189,7 @@ export const MINIMAL_SERVER = "test/bench/minimal-server.mjs";
  */
 export function minimalSpec(api: EmbeddedApi, extraArgs: string[] = []): ServerSpec {
   return {
-    label: "minimal SDK server",
+    label: extraArgs.includes("--undici") ? "minimal SDK server (undici)" : "minimal SDK server",
     command: process.execPath,
     args: [MINIMAL_SERVER, ...extraArgs],
     env: { ...serverCommand().env, ...externalApiEnv(api) },

@@ -2,6 +2,8 @@
 // stdio with a bare JSON-RPC client (nothing validated on the client side), against a raw undici
 // GET of the same path on the same API: three interleaved call by call (the order rotating), so
 // that all three see the same machine. In each protocol era. Also: the servers' CPU time per call,
+// beside a second yardstick, the minimal server calling the API with undici's `request` (leaner
+// than fetch), run in the same rotation,
 // the stdio round trip alone (ping), what debug logging costs, and the size of a part's text
 // against the API's own body for it (compact JSON).
 import { Pool } from "undici";
@@ -51,9 +53,11 @@ export interface EraCallCost {
   raw: Summary;
   ours: Summary;
   minimal: Summary;
+  undici: Summary;
   /** Server CPU (user + system) per measured call, in ms. */
   oursCpuMs: number;
   minimalCpuMs: number;
+  undiciCpuMs: number;
   wrong: number;
 }
 
@@ -61,6 +65,7 @@ async function measureEra(api: EmbeddedApi, ids: readonly string[], era: Era): P
   const raw = rawGetter(api);
   const ours = await RpcSession.start(oursSpec(externalApiEnv(api)), era);
   const minimal = await RpcSession.start(minimalSpec(api), era);
+  const undici = await RpcSession.start(minimalSpec(api, ["--undici"]), era);
   try {
     const path = (id: string) => `/v1/parts/${encodeURIComponent(id)}`;
     const steps = [
@@ -68,8 +73,10 @@ async function measureEra(api: EmbeddedApi, ids: readonly string[], era: Era): P
       (id: string) => timed(async () => (await ours.call("get_part", { id })).structuredContent?.id === id),
       (id: string) =>
         timed(async () => textOf(await minimal.call("get_part", { id })).includes(`"id":"${id}"`)),
+      (id: string) =>
+        timed(async () => textOf(await undici.call("get_part", { id })).includes(`"id":"${id}"`)),
     ];
-    const samples: number[][] = [[], [], []];
+    const samples: number[][] = [[], [], [], []];
     let wrong = 0;
     const oneRound = async (i: number, record: boolean) => {
       const id = ids[i % ids.length] as string;
@@ -82,20 +89,23 @@ async function measureEra(api: EmbeddedApi, ids: readonly string[], era: Era): P
       }
     };
     for (let i = 0; i < WARMUP; i++) await oneRound(i, false);
-    const cpu0 = [cpuMs(ours.pid), cpuMs(minimal.pid)];
+    const servers = [ours, minimal, undici];
+    const cpu0 = servers.map((server) => cpuMs(server.pid));
     for (let i = 0; i < CALLS; i++) await oneRound(i, true);
-    const cpu1 = [cpuMs(ours.pid), cpuMs(minimal.pid)];
+    const perCall = servers.map((server, k) => (cpuMs(server.pid) - (cpu0[k] as number)) / CALLS);
     return {
       era,
       raw: summarize(samples[0] ?? []),
       ours: summarize(samples[1] ?? []),
       minimal: summarize(samples[2] ?? []),
-      oursCpuMs: ((cpu1[0] as number) - (cpu0[0] as number)) / CALLS,
-      minimalCpuMs: ((cpu1[1] as number) - (cpu0[1] as number)) / CALLS,
+      undici: summarize(samples[3] ?? []),
+      oursCpuMs: perCall[0] as number,
+      minimalCpuMs: perCall[1] as number,
+      undiciCpuMs: perCall[2] as number,
       wrong,
     };
   } finally {
-    await Promise.all([ours.close(), minimal.close(), raw.close()]);
+    await Promise.all([ours.close(), minimal.close(), undici.close(), raw.close()]);
   }
 }
 
@@ -198,8 +208,8 @@ export async function benchOverhead(report: Report, api: EmbeddedApi, ids: reado
       {
         section,
         name: "server CPU per call",
-        value: `${ms(e.oursCpuMs)} vs ${ms(e.minimalCpuMs)}: ${times(e.oursCpuMs, e.minimalCpuMs)}`,
-        how: "user + system time of each server process (/proc/<pid>/stat) over the measured calls, divided by their number",
+        value: `${ms(e.oursCpuMs)} vs ${ms(e.minimalCpuMs)}: ${times(e.oursCpuMs, e.minimalCpuMs)}; vs the minimal server with undici ${ms(e.undiciCpuMs)}: ${times(e.oursCpuMs, e.undiciCpuMs)}`,
+        how: `user + system time of each server process (/proc/<pid>/stat) over the measured calls, divided by their number; the undici yardstick is test/bench/minimal-server.mjs --undici, in the same rotation (its round trip: median ${ms(e.undici.median)})`,
       },
       {
         section,
@@ -236,6 +246,14 @@ export async function benchOverhead(report: Report, api: EmbeddedApi, ids: reado
       e.ours.median,
       e.minimal.median,
       1.0,
+      ms,
+    );
+    checkRatio(
+      report,
+      `server CPU per get_part over stdio, vs the minimal server with undici (${e.era})`,
+      e.oursCpuMs,
+      e.undiciCpuMs,
+      1.3,
       ms,
     );
   }

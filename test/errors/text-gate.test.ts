@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { escapeInvisible, gateValue } from "../../src/text-gate";
+import { connect, spawnHttpServer } from "../http/support";
 import { connectInProcess, ERAS, type InProcessServer } from "../support/in-process";
 import { startServer } from "../support/mcp-server";
 
@@ -159,4 +160,36 @@ describe("over stdio, as mcp.json starts the server", () => {
       await api.close();
     }
   });
+});
+
+describe("over HTTP, where the wire gates the text it writes (JSON bodies and event streams)", () => {
+  it.each(["2025", "2026"] as const)(
+    "a hostile upstream's titles reach no client raw (%s era)",
+    async (era) => {
+      const api = await startTestApi();
+      const proxy = await hostileProxy(api);
+      const server = await spawnHttpServer({
+        api: { ...api, url: proxy.url },
+        env: { PARTS_MCP_CACHE_TTL_MS: "0" },
+      });
+      const client = await connect(server.url, {}, era);
+      try {
+        const part = api.store.sampleParts()[0];
+        for (let i = 0; i < 3; i++) {
+          const result = await client.callTool({ name: "get_part", arguments: { id: part?.id as string } });
+          expect(JSON.stringify(result)).toContain("exe.fdp");
+          expect(rawIn(result)).toBeUndefined();
+        }
+        const found = await client.callTool({ name: "search_reference", arguments: { text: "titanium" } });
+        expect(JSON.stringify(found)).toContain("exe.fdp");
+        expect(rawIn(found)).toBeUndefined();
+        expect(RAW_INVISIBLE.exec(server.stderr())?.[0]).toBeUndefined();
+      } finally {
+        await client.close();
+        await server.stop();
+        await new Promise((resolve) => proxy.server.close(resolve));
+        await api.close();
+      }
+    },
+  );
 });

@@ -1,0 +1,96 @@
+// MCP server instances kept between HTTP requests: one request's instance, once the SDK has closed
+// it, serves a later request of the same upstream token in the same protocol era.
+//
+// The SDK's per-request handler asks its factory for an instance per request. Building ours (some
+// twenty tools, eight resource templates, the prompts' schemas: about 50 KiB) cost more CPU than
+// the rest of a get_part, and under concurrency its garbage outlived the young generation: with a
+// fresh instance each time the HTTP server answered half the calls of a one-tool server
+// (docs/performance.md). An instance keeps no state of a request once closed: the SDK clears its
+// transport, pending requests and handlers' signals, and a 2026-07-28 request sets the protocol
+// version and the client's identity again from its own envelope. What could outlive a request
+// stays with the same person: an instance is never handed to another token, nor to the other era,
+// and a 2025 instance that saw `initialize` (which pins a version and a client) is not kept.
+import type { McpServer } from "@modelcontextprotocol/server";
+
+export type Era = "legacy" | "modern";
+
+interface Idle {
+  server: McpServer;
+  since: number;
+}
+
+export interface ServerPoolOptions {
+  /** Builds a new instance for `token` (undefined: the server's own token). */
+  build(token: string | undefined): McpServer;
+  /** Idle instances kept at most, over all tokens. */
+  maxIdle: number;
+  /** An instance idle this long is dropped (its memory, and its token, go). */
+  idleMs: number;
+}
+
+export class ServerPool {
+  readonly #options: ServerPoolOptions;
+  /** Idle instances by era and token, the most recently closed last. */
+  readonly #idle = new Map<string, Idle[]>();
+  #idleCount = 0;
+  #sweeper: NodeJS.Timeout | undefined;
+
+  constructor(options: ServerPoolOptions) {
+    this.#options = options;
+  }
+
+  /** Idle instances held now. */
+  get idle(): number {
+    return this.#idleCount;
+  }
+
+  /** An instance for one request: an idle one of this token and era, or a new one. */
+  take(token: string | undefined, era: Era): McpServer {
+    const key = keyOf(token, era);
+    const stack = this.#idle.get(key);
+    const idle = stack?.pop();
+    if (idle) {
+      this.#idleCount--;
+      if (stack?.length === 0) this.#idle.delete(key);
+      return idle.server;
+    }
+    const server = this.#options.build(token);
+    server.server.onclose = () => this.#release(server, key, era);
+    return server;
+  }
+
+  /** Drops every idle instance (at shutdown). */
+  clear(): void {
+    this.#idle.clear();
+    this.#idleCount = 0;
+    clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
+  }
+
+  #release(server: McpServer, key: string, era: Era): void {
+    if (era === "legacy" && server.server.getClientVersion() !== undefined) return;
+    if (this.#idleCount >= this.#options.maxIdle) return;
+    const stack = this.#idle.get(key);
+    const idle = { server, since: Date.now() };
+    if (stack) stack.push(idle);
+    else this.#idle.set(key, [idle]);
+    this.#idleCount++;
+    this.#sweeper ??= setInterval(() => this.#sweep(), this.#options.idleMs).unref();
+  }
+
+  #sweep(): void {
+    const before = Date.now() - this.#options.idleMs;
+    for (const [key, stack] of this.#idle) {
+      const kept = stack.filter((idle) => idle.since > before);
+      this.#idleCount -= stack.length - kept.length;
+      if (kept.length === 0) this.#idle.delete(key);
+      else this.#idle.set(key, kept);
+    }
+    if (this.#idleCount === 0) {
+      clearInterval(this.#sweeper);
+      this.#sweeper = undefined;
+    }
+  }
+}
+
+const keyOf = (token: string | undefined, era: Era) => `${era} ${token ?? ""}`;

@@ -1,0 +1,116 @@
+// The pool of server instances behind the SDK's per-request handler (src/http/server-pool.ts), with
+// SDK clients of both eras through `createMcpHandler` in this process: an instance serves request
+// after request of its own token and era, never another token's or era's, a 2025 instance that
+// saw `initialize` is not kept, and idle ones go after their time.
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { type AuthInfo, createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import { afterEach, describe, expect, it } from "vitest";
+import { ServerPool } from "../../src/http/server-pool";
+
+/** A pool whose instances have one tool, `who`, that says which build and token it is. */
+function pooled(options: { maxIdle?: number; idleMs?: number } = {}) {
+  const built: (string | undefined)[] = [];
+  const pool = new ServerPool({
+    build: (token) => {
+      const instance = built.push(token);
+      const server = new McpServer({ name: "pooled", version: "1.0.0" });
+      server.registerTool("who", { description: "Which instance answers" }, async () => ({
+        content: [{ type: "text", text: `${instance} ${token ?? "own"}` }],
+      }));
+      return server;
+    },
+    maxIdle: options.maxIdle ?? 64,
+    idleMs: options.idleMs ?? 60_000,
+  });
+  const handler = createMcpHandler(({ authInfo, era }) => pool.take(authInfo?.token, era));
+  const client = async (era: "2025" | "2026", token?: string) => {
+    const authInfo: AuthInfo | undefined = token ? { token, clientId: "test", scopes: [] } : undefined;
+    const sdk = new Client(
+      { name: "pool-test", version: "1.0.0" },
+      era === "2026" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+    );
+    await sdk.connect(
+      new StreamableHTTPClientTransport(new URL("http://pool.test/mcp"), {
+        fetch: (url, init) => handler.fetch(new Request(url, init), authInfo ? { authInfo } : {}),
+      }),
+    );
+    return {
+      who: async () => {
+        const result = await sdk.callTool({ name: "who", arguments: {} });
+        return (result.content as { text: string }[])[0]?.text as string;
+      },
+      close: () => sdk.close(),
+    };
+  };
+  return { pool, built, client, close: () => handler.close() };
+}
+
+let cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup) await step();
+  cleanup = [];
+});
+
+describe("the server pool", () => {
+  it("serves request after request of one token with one instance (2026-07-28)", async () => {
+    const { built, client, pool, close } = pooled();
+    const c = await client("2026");
+    cleanup.push(c.close, close);
+    const answers = new Set<string>();
+    for (let i = 0; i < 20; i++) answers.add(await c.who());
+    // server/discover, then 20 calls: all on the first instance.
+    expect(built).toEqual([undefined]);
+    expect([...answers]).toEqual(["1 own"]);
+    expect(pool.idle).toBe(1);
+  });
+
+  it("builds no more instances than requests were in flight at once", async () => {
+    const { built, client, close } = pooled();
+    const c = await client("2026");
+    cleanup.push(c.close, close);
+    for (let round = 0; round < 5; round++) await Promise.all(Array.from({ length: 8 }, () => c.who()));
+    expect(built.length).toBeGreaterThan(1);
+    expect(built.length).toBeLessThanOrEqual(8);
+  });
+
+  it("never hands one token's instance to another token", async () => {
+    const { built, client, close } = pooled();
+    const a = await client("2026", "token-a");
+    const b = await client("2026", "token-b");
+    cleanup.push(a.close, b.close, close);
+    for (let i = 0; i < 10; i++) {
+      const [fromA, fromB] = await Promise.all([a.who(), b.who()]);
+      expect(fromA).toMatch(/ token-a$/);
+      expect(fromB).toMatch(/ token-b$/);
+    }
+    expect(new Set(built)).toEqual(new Set(["token-a", "token-b"]));
+  });
+
+  it("keeps the eras apart, and drops a 2025 instance that answered initialize", async () => {
+    const { built, client, pool, close } = pooled();
+    const modern = await client("2026");
+    cleanup.push(modern.close, close);
+    await modern.who();
+    const builtBefore = built.length;
+    const legacy = await client("2025");
+    cleanup.push(legacy.close);
+    // initialize's instance was not kept: each 2025 call after it is served by a kept one of its own era.
+    const first = await legacy.who();
+    const second = await legacy.who();
+    expect(second).toBe(first);
+    expect(built.length).toBe(builtBefore + 2);
+    expect(await modern.who()).toMatch(/^1 /);
+    expect(pool.idle).toBe(2);
+  });
+
+  it("keeps at most maxIdle instances, and lets idle ones go after idleMs", async () => {
+    const { client, pool, close } = pooled({ maxIdle: 3, idleMs: 100 });
+    const c = await client("2026");
+    cleanup.push(c.close, close);
+    await Promise.all(Array.from({ length: 10 }, () => c.who()));
+    expect(pool.idle).toBeLessThanOrEqual(3);
+    expect(pool.idle).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(pool.idle).toBe(0);
+  });
+});
