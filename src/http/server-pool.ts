@@ -14,15 +14,10 @@ import type { McpServer } from "@modelcontextprotocol/server";
 
 export type Era = "legacy" | "modern";
 
-interface Idle {
-  server: McpServer;
-  since: number;
-}
-
 export interface ServerPoolOptions {
   /** Builds a new instance for `token` (undefined: the server's own token). */
   build(token: string | undefined): McpServer;
-  /** Idle instances kept at most, over all tokens. */
+  /** Idle instances kept at most, over all tokens: past it, the one idle longest goes. */
   maxIdle: number;
   /** An instance idle this long is dropped (its memory, and its token, go). */
   idleMs: number;
@@ -31,8 +26,9 @@ export interface ServerPoolOptions {
 export class ServerPool {
   readonly #options: ServerPoolOptions;
   /** Idle instances by era and token, the most recently closed last. */
-  readonly #idle = new Map<string, Idle[]>();
-  #idleCount = 0;
+  readonly #idle = new Map<string, McpServer[]>();
+  /** Every idle instance with its key and when it was closed, the one idle longest first. */
+  readonly #byAge = new Map<McpServer, { key: string; since: number }>();
   #sweeper: NodeJS.Timeout | undefined;
 
   constructor(options: ServerPoolOptions) {
@@ -41,7 +37,7 @@ export class ServerPool {
 
   /** Idle instances held now. */
   get idle(): number {
-    return this.#idleCount;
+    return this.#byAge.size;
   }
 
   /** An instance for one request: an idle one of this token and era, or a new one. */
@@ -50,9 +46,9 @@ export class ServerPool {
     const stack = this.#idle.get(key);
     const idle = stack?.pop();
     if (idle) {
-      this.#idleCount--;
       if (stack?.length === 0) this.#idle.delete(key);
-      return idle.server;
+      this.#byAge.delete(idle);
+      return idle;
     }
     const server = this.#options.build(token);
     server.server.onclose = () => this.#release(server, key, era);
@@ -62,31 +58,39 @@ export class ServerPool {
   /** Drops every idle instance (at shutdown). */
   clear(): void {
     this.#idle.clear();
-    this.#idleCount = 0;
+    this.#byAge.clear();
     clearInterval(this.#sweeper);
     this.#sweeper = undefined;
   }
 
   #release(server: McpServer, key: string, era: Era): void {
     if (era === "legacy" && server.server.getClientVersion() !== undefined) return;
-    if (this.#idleCount >= this.#options.maxIdle) return;
+    if (this.#options.maxIdle <= 0) return;
+    if (this.#byAge.size >= this.#options.maxIdle) this.#drop(this.#byAge.keys().next().value as McpServer);
     const stack = this.#idle.get(key);
-    const idle = { server, since: Date.now() };
-    if (stack) stack.push(idle);
-    else this.#idle.set(key, [idle]);
-    this.#idleCount++;
+    if (stack) stack.push(server);
+    else this.#idle.set(key, [server]);
+    this.#byAge.set(server, { key, since: Date.now() });
     this.#sweeper ??= setInterval(() => this.#sweep(), this.#options.idleMs).unref();
+  }
+
+  #drop(server: McpServer): void {
+    const entry = this.#byAge.get(server);
+    if (!entry) return;
+    this.#byAge.delete(server);
+    const stack = this.#idle.get(entry.key) ?? [];
+    const at = stack.indexOf(server);
+    if (at !== -1) stack.splice(at, 1);
+    if (stack.length === 0) this.#idle.delete(entry.key);
   }
 
   #sweep(): void {
     const before = Date.now() - this.#options.idleMs;
-    for (const [key, stack] of this.#idle) {
-      const kept = stack.filter((idle) => idle.since > before);
-      this.#idleCount -= stack.length - kept.length;
-      if (kept.length === 0) this.#idle.delete(key);
-      else this.#idle.set(key, kept);
+    for (const [server, { since }] of this.#byAge) {
+      if (since > before) break;
+      this.#drop(server);
     }
-    if (this.#idleCount === 0) {
+    if (this.#byAge.size === 0) {
       clearInterval(this.#sweeper);
       this.#sweeper = undefined;
     }

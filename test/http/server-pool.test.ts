@@ -103,6 +103,20 @@ describe("the server pool", () => {
     expect(pool.idle).toBe(2);
   });
 
+  it("makes room when full: the instance idle longest goes, so another token still keeps its own", async () => {
+    const { built, client, pool, close } = pooled({ maxIdle: 4 });
+    const a = await client("2026", "token-a");
+    cleanup.push(a.close, close);
+    await Promise.all(Array.from({ length: 4 }, () => a.who()));
+    expect(pool.idle).toBe(4);
+    const b = await client("2026", "token-b");
+    cleanup.push(b.close);
+    const first = await b.who();
+    for (let i = 0; i < 5; i++) expect(await b.who()).toBe(first);
+    expect(built.filter((token) => token === "token-b")).toHaveLength(1);
+    expect(pool.idle).toBe(4);
+  });
+
   it("keeps at most maxIdle instances, and lets idle ones go after idleMs", async () => {
     const { client, pool, close } = pooled({ maxIdle: 3, idleMs: 100 });
     const c = await client("2026");
