@@ -137,6 +137,8 @@ export class SecretSet {
   readonly #fixed = new Set<string>();
   readonly #learned = new Set<string>();
   #forms: Map<string, string[]> | undefined;
+  /** The forms as UTF-8 bytes, made with #forms: a body is searched without encoding each again. */
+  #encoded: Buffer[] = [];
 
   constructor(values: Iterable<string> = []) {
     for (const value of values) if (isSecretSized(value)) this.#fixed.add(value);
@@ -159,8 +161,8 @@ export class SecretSet {
 
   /** Whether any form of any value occurs in `data` (a response body, before it is parsed). */
   foundIn(data: Buffer): boolean {
-    for (const forms of this.#index().values())
-      for (const form of forms) if (data.includes(form)) return true;
+    this.#index();
+    for (const form of this.#encoded) if (data.includes(form)) return true;
     return false;
   }
 
@@ -191,6 +193,7 @@ export class SecretSet {
       const all = new Set<string>();
       for (const value of [...this.#fixed, ...this.#learned])
         for (const form of formsOf(value)) all.add(form);
+      this.#encoded = [...all].map((form) => Buffer.from(form));
       for (const form of [...all].sort((a, b) => b.length - a.length)) {
         const prefix = form.slice(0, PREFIX_LENGTH);
         const list = this.#forms.get(prefix);

@@ -13,7 +13,7 @@ import {
   ProtocolErrorCode,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { ToolContext, ToolDefinition } from "../tools/define";
+import type { ResourceRef, ToolContext, ToolDefinition } from "../tools/define";
 import { registerViews } from "./apps/views";
 import type { Catalogue, CatalogueEntry } from "./catalogue";
 import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } from "./client";
@@ -27,7 +27,7 @@ import { explainUnknownAddresses, registerResources, resourceUri } from "./resou
 import { type PartSearch, SearchRefusal, type SuggestKind } from "./search";
 import type { SeenRecords } from "./seen";
 import { telemetry } from "./telemetry";
-import { escapeInvisible, gateServer } from "./text-gate";
+import { gateServer } from "./text-gate";
 import { VERSION } from "./version";
 
 export interface Connection {
@@ -80,7 +80,7 @@ export interface RequestScope {
 }
 
 type ToolOutcome =
-  | { ok: true; data: Record<string, unknown> }
+  | { ok: true; data: Record<string, unknown>; links: readonly ResourceRef[] }
   | { ok: false; message: string; status?: number; invalid?: boolean };
 
 /**
@@ -166,8 +166,10 @@ export function createServer(options: ServerOptions): McpServer {
             ...(progress && { progress }),
           })
           .finally(flush);
-        options.seen.record([...(tool.mentions?.(data) ?? []), ...(tool.links?.(data) ?? [])], call);
-        return { ok: true, data };
+        const links = tool.links?.(data) ?? [];
+        const mentions = tool.mentions?.(data);
+        options.seen.record(mentions ? [...mentions, ...links] : links, call);
+        return { ok: true, data, links };
       } catch (error) {
         if (error instanceof SearchRefusal) return { ok: false, message: gate(error.message) };
         const status = error instanceof PartsApiError ? error.status : undefined;
@@ -207,13 +209,11 @@ function registerTools(server: McpServer, scope: RequestScope) {
     }
     const outcome = await scope.run(entry, request.params.arguments, ctx);
     if (!outcome.ok) return failure(outcome.message);
-    const { data } = outcome;
-    const links = entry.tool.links?.(data) ?? [];
+    const { data, links } = outcome;
     return {
       content: [
-        // Bidi and other invisible controls from upstream text are written as \u escapes: the
-        // same JSON, nothing that reorders or hides what a person reads.
-        { type: "text", text: escapeInvisible(JSON.stringify(data)) },
+        // Invisible controls in it leave as \u escapes, as in every string: the text gate.
+        { type: "text", text: JSON.stringify(data) },
         ...links.map(({ kind, id, title }) => ({
           type: "resource_link" as const,
           uri: resourceUri(kind, id),

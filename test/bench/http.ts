@@ -3,15 +3,17 @@
 // one connection per concurrent caller, pre-built JSON-RPC bodies (with the 2026 envelope and
 // headers in that era), `concurrency` callers each sending its next get_part as soon as the last
 // one is answered. Windows alternate between the two servers. Only correct results count (HTTP
-// 200, no error, the part asked for). Figures only, no target: issue 12 sets none for HTTP, and on
-// a shared 2-core machine the load generator and the API, in this process, decide the rate as
-// much as the servers do.
+// 200, no error, the part asked for). Target: parts-mcp, checking an access key on every request,
+// answers at least as many calls a second as the minimal server, which checks none. On a shared
+// 2-core machine the load generator and the API, in this process, take a share of the CPU, the
+// same for both.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { Pool } from "undici";
 import type { EmbeddedApi } from "../../src/embedded";
 import {
+  checkRatio,
   cpuMs,
   exited,
   externalApiEnv,
@@ -273,6 +275,17 @@ export async function benchHttp(report: Report, api: EmbeddedApi, ids: readonly 
       value: `parts-mcp ${describe(o)}; minimal ${describe(m)}; rate ${times(o.callsPerSecond, m.callsPerSecond)}, p99 ${times(o.latency.p99, m.latency.p99)}`,
       how: `\`--http\` servers (parts-mcp stateless with an access key, log level warn) on the bench's API; undici load generator, ${o.concurrency} connections, pre-built bodies; ${WARMUP_MS / 1000} s warm-up each (${FIRST_WARMUP_MS / 1000} s more before the first level), then ${WINDOWS} windows of ${WINDOW_MS / 1000} s alternating between the servers: the median one; correct results only (CPU in % of one core; bench and API share this process: ${Math.round(o.benchCpuPct)}%)`,
     });
+  }
+  for (const { ours: o, minimal: m } of results) {
+    checkRatio(
+      report,
+      `HTTP calls/s, get_part ${o.concurrency} concurrent (${o.era}), access key checked`,
+      o.callsPerSecond,
+      m.callsPerSecond,
+      1.0,
+      (rate) => `${Math.round(rate)}/s`,
+      true,
+    );
   }
   report.data.http = results.map((r) => ({
     ours: { ...r.ours, callsPerSecond: round(r.ours.callsPerSecond, 0) },

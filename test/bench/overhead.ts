@@ -255,6 +255,8 @@ export async function benchOverhead(report: Report, api: EmbeddedApi, ids: reado
       e.undiciCpuMs,
       1.3,
       ms,
+      false,
+      "minimal (undici)",
     );
   }
   report.data.overhead = {

@@ -49,6 +49,24 @@ async function hostileProxy(api: TestApi): Promise<{ url: string; server: Server
 const rawIn = (value: unknown) => RAW_INVISIBLE.exec(JSON.stringify(value))?.[0];
 
 describe("the gate function", () => {
+  it("finds each neutralised character wherever it stands, after ASCII or after other text", () => {
+    const reference = new RegExp(RAW_INVISIBLE.source.replace("\\u{E007F}]", "\\u{E007F}\\p{Cs}]"), "u");
+    const missed: string[] = [];
+    for (
+      let cp = 0;
+      cp < 0x30000 || (cp >= 0xe0000 && cp < 0xe0100);
+      cp = cp === 0x2ffff ? 0xe0000 : cp + 1
+    ) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const char = String.fromCodePoint(cp);
+      for (const text of [`ab${char}`, `é${char}`, `a\\${char}`]) {
+        if ((escapeInvisible(text) !== text) !== reference.test(text)) missed.push(cp.toString(16));
+      }
+    }
+    for (const lone of ["\uD800", "x\uDC00", "é\uDBFF"]) expect(escapeInvisible(lone)).not.toBe(lone);
+    expect(missed).toEqual([]);
+  });
+
   it("escapes each class and leaves ordinary text and whitespace alone", () => {
     expect(escapeInvisible("a\u202Eb\u{E0041}c\u0085d\u00ADe\uD800")).toBe(
       "a\\u202Eb\\uDB40\\uDC41c\\u0085d\\u00ADe\\uD800",
