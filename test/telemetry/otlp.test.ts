@@ -1,8 +1,10 @@
 // Traces and metrics as an OTLP receiver gets them from the built server: SERVER spans after the MCP semantic conventions, parented by params._meta or the HTTP headers, a CLIENT span per upstream attempt, and the metrics.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { connect, spawnHttpServer } from "../http/support";
-import { startServer } from "../support/mcp-server";
+import { mcpJsonEntry, repoRoot, startServer } from "../support/mcp-server";
 import { CLIENT, type OtlpReceiver, otlpEnv, type ReceivedSpan, SERVER, startOtlpReceiver } from "./support";
 
 let api: TestApi;
@@ -165,25 +167,61 @@ describe("telemetry over OTLP (stdio)", () => {
   });
 
   it("counts the requests stdio holds back while the in-flight limit is reached", async () => {
-    const server = await startServer({
-      sharedApi: api,
-      env: { ...otlpEnv(receiver), PARTS_MCP_MAX_IN_FLIGHT: "1" },
+    // Spawned as mcp.json starts it, with every line written at once: the server reads them in one
+    // chunk, so the calls behind initialize wait (with the SDK's client, which writes a line at a
+    // time, a busy machine let the server pause stdin first and read the next line only later).
+    const entry = mcpJsonEntry();
+    const child = spawn(process.execPath, entry.args, {
+      cwd: repoRoot,
+      env: {
+        PATH: process.env.PATH ?? "",
+        ...entry.env,
+        PARTS_API_BASE_URL: api.url,
+        PARTS_API_TOKEN: api.demoToken,
+        ...otlpEnv(receiver),
+        PARTS_MCP_MAX_IN_FLIGHT: "1",
+      },
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    let answered = 0;
+    child.stdout.on("data", (chunk: Buffer) => {
+      answered += chunk.toString().split("\n").length - 1;
     });
     try {
-      const id = await somePartId(server.call);
-      api.faults.add({ endpoint: "getPart", action: { kind: "latency", ms: 400 }, times: 1 });
-      const results = await Promise.all([server.call("get_part", { id }), server.call("get_part", { id })]);
-      expect(results.every((result) => !result.isError)).toBe(true);
+      const call = (id: number) => ({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "get_process", arguments: { code: "lpbf" } },
+      });
+      const lines = [
+        {
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-11-25",
+            capabilities: {},
+            clientInfo: { name: "t", version: "1" },
+          },
+        },
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        call(1),
+        call(2),
+      ];
+      child.stdin.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+      await receiver.waitFor(() => (answered >= 3 ? true : undefined));
       await receiver.waitFor(() =>
         receiver.metrics
           .filter((metric) => metric.name === "parts_mcp.calls.shed")
           .flatMap((metric) => metric.points)
           .find(
-            (point) => point.attributes["parts_mcp.shed.reason"] === "stdio_backpressure" && point.value >= 1,
+            (point) => point.attributes["parts_mcp.shed.reason"] === "stdio_backpressure" && point.value >= 2,
           ),
       );
     } finally {
-      await server.close();
+      child.kill("SIGTERM");
+      await once(child, "exit");
     }
   });
 });
