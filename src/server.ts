@@ -90,6 +90,20 @@ type ToolOutcome =
  */
 const STATIC_LIST: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
 
+/** Tool runs of each instance not yet returned, and who waits for them all to have returned. */
+const running = new WeakMap<McpServer, { count: number; waiting: (() => void)[] }>();
+
+/**
+ * Resolves once every tool run of `server` has returned: a run whose request ended (its client
+ * gone) may still be unwinding, and must not notify a later request served by the same instance
+ * (src/http/server-pool.ts waits for this before it keeps an instance).
+ */
+export function runsSettled(server: McpServer): Promise<void> {
+  const state = running.get(server);
+  if (!state || state.count === 0) return Promise.resolve();
+  return new Promise((resolve) => state.waiting.push(resolve));
+}
+
 export function createServer(options: ServerOptions): McpServer {
   const server = new McpServer(
     { name: "parts-mcp", title: "Parts and Sourcing", version: VERSION },
@@ -148,44 +162,54 @@ export function createServer(options: ServerOptions): McpServer {
         findPart,
         ...(options.connection.urlSetting && { urlSetting: options.connection.urlSetting }),
       }),
-    run: async ({ tool, input }, args, ctx) => {
-      collectWhenIdle();
-      const parsed = input.safeParse(args ?? {});
-      if (!parsed.success) {
-        return { ok: false, invalid: true, message: invalidArgumentsMessage(tool.name, parsed.error, input) };
-      }
-      const call = scope.callOptions(ctx);
-      const { progress, flush } = progressReporter(ctx);
+    run: async (entry, args, ctx) => {
+      runs.count++;
       try {
-        const data = await tool
-          .handler(parsed.data, {
-            api: options.api,
-            reference: options.reference,
-            search: options.search,
-            call,
-            ...(progress && { progress }),
-          })
-          .finally(flush);
-        const links = tool.links?.(data) ?? [];
-        const mentions = tool.mentions?.(data);
-        options.seen.record(mentions ? [...mentions, ...links] : links, call);
-        return { ok: true, data, links };
-      } catch (error) {
-        if (error instanceof SearchRefusal) return { ok: false, message: gate(error.message) };
-        const status = error instanceof PartsApiError ? error.status : undefined;
-        const closest = await suggestionsFor(tool, parsed.data, error, options.search, call);
-        // The API names one unknown code at a time; a served tool that prepares this one's calls
-        // (preview_part for create_part) checks them all at once.
-        const checker =
-          status === 400 && closest !== ""
-            ? options.catalogue.tools.find((served) => served.requires?.includes(tool.name))
-            : undefined;
-        const hint = checker ? `${closest} ${checker.name} checks every code of a call at once.` : closest;
-        const message = scope.describeFailure(error, tool.notFound, tool.annotations.idempotentHint, hint);
-        options.logger.warn("tool call failed", { tool: tool.name, error: message });
-        return { ok: false, message, ...(status !== undefined && { status }) };
+        return await runTool(entry, args, ctx);
+      } finally {
+        if (--runs.count === 0) for (const settled of runs.waiting.splice(0)) settled();
       }
     },
+  };
+  const runs = { count: 0, waiting: [] as (() => void)[] };
+  running.set(server, runs);
+  const runTool: RequestScope["run"] = async ({ tool, input }, args, ctx) => {
+    collectWhenIdle();
+    const parsed = input.safeParse(args ?? {});
+    if (!parsed.success) {
+      return { ok: false, invalid: true, message: invalidArgumentsMessage(tool.name, parsed.error, input) };
+    }
+    const call = scope.callOptions(ctx);
+    const { progress, flush } = progressReporter(ctx);
+    try {
+      const data = await tool
+        .handler(parsed.data, {
+          api: options.api,
+          reference: options.reference,
+          search: options.search,
+          call,
+          ...(progress && { progress }),
+        })
+        .finally(flush);
+      const links = tool.links?.(data) ?? [];
+      const mentions = tool.mentions?.(data);
+      options.seen.record(mentions ? [...mentions, ...links] : links, call);
+      return { ok: true, data, links };
+    } catch (error) {
+      if (error instanceof SearchRefusal) return { ok: false, message: gate(error.message) };
+      const status = error instanceof PartsApiError ? error.status : undefined;
+      const closest = await suggestionsFor(tool, parsed.data, error, options.search, call);
+      // The API names one unknown code at a time; a served tool that prepares this one's calls
+      // (preview_part for create_part) checks them all at once.
+      const checker =
+        status === 400 && closest !== ""
+          ? options.catalogue.tools.find((served) => served.requires?.includes(tool.name))
+          : undefined;
+      const hint = checker ? `${closest} ${checker.name} checks every code of a call at once.` : closest;
+      const message = scope.describeFailure(error, tool.notFound, tool.annotations.idempotentHint, hint);
+      options.logger.warn("tool call failed", { tool: tool.name, error: message });
+      return { ok: false, message, ...(status !== undefined && { status }) };
+    }
   };
   registerTools(server, scope);
   const addresses = registerResources(server, scope);

@@ -11,6 +11,7 @@ import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextpr
 import { BodyTooLarge, readBody } from "../body";
 import type { Logger } from "../log";
 import { refusalFor } from "../message-guard";
+import { runsSettled } from "../server";
 import { telemetry } from "../telemetry";
 import type { AccessControl, OriginGuard } from "./access";
 import { BUSY_MESSAGE } from "./connections";
@@ -72,6 +73,7 @@ export class McpHttpHandler {
       build: options.createServer,
       maxIdle: options.maxInFlight,
       idleMs: POOL_IDLE_MS,
+      settled: runsSettled,
     });
     const mcp = createMcpHandler(({ authInfo, era }) => this.#pool.take(authInfo?.token, era), {
       legacy: "stateless",

@@ -9,7 +9,9 @@
 // transport, pending requests and handlers' signals, and a 2026-07-28 request sets the protocol
 // version and the client's identity again from its own envelope. What could outlive a request
 // stays with the same person: an instance is never handed to another token, nor to the other era,
-// and a 2025 instance that saw `initialize` (which pins a version and a client) is not kept.
+// and a 2025 instance that saw `initialize` (which pins a version and a client) is not kept. An
+// instance is kept only once its handlers have returned, so that one still unwinding after its
+// client went away cannot notify a later request.
 import type { McpServer } from "@modelcontextprotocol/server";
 
 export type Era = "legacy" | "modern";
@@ -21,6 +23,8 @@ export interface ServerPoolOptions {
   maxIdle: number;
   /** An instance idle this long is dropped (its memory, and its token, go). */
   idleMs: number;
+  /** Resolves once the instance's handlers have all returned (a closed request's may be unwinding). */
+  settled(server: McpServer): Promise<void>;
 }
 
 export class ServerPool {
@@ -30,6 +34,7 @@ export class ServerPool {
   /** Every idle instance with its key and when it was closed, the one idle longest first. */
   readonly #byAge = new Map<McpServer, { key: string; since: number }>();
   #sweeper: NodeJS.Timeout | undefined;
+  #cleared = false;
 
   constructor(options: ServerPoolOptions) {
     this.#options = options;
@@ -57,6 +62,7 @@ export class ServerPool {
 
   /** Drops every idle instance (at shutdown). */
   clear(): void {
+    this.#cleared = true;
     this.#idle.clear();
     this.#byAge.clear();
     clearInterval(this.#sweeper);
@@ -65,7 +71,12 @@ export class ServerPool {
 
   #release(server: McpServer, key: string, era: Era): void {
     if (era === "legacy" && server.server.getClientVersion() !== undefined) return;
-    if (this.#options.maxIdle <= 0) return;
+    // Kept only once its handlers have returned: one still unwinding must not reach a later request.
+    void this.#options.settled(server).then(() => this.#keep(server, key));
+  }
+
+  #keep(server: McpServer, key: string): void {
+    if (this.#cleared || this.#options.maxIdle <= 0) return;
     if (this.#byAge.size >= this.#options.maxIdle) this.#drop(this.#byAge.keys().next().value as McpServer);
     const stack = this.#idle.get(key);
     if (stack) stack.push(server);

@@ -7,20 +7,47 @@ import { type AuthInfo, createMcpHandler, McpServer } from "@modelcontextprotoco
 import { afterEach, describe, expect, it } from "vitest";
 import { ServerPool } from "../../src/http/server-pool";
 
-/** A pool whose instances have one tool, `who`, that says which build and token it is. */
+/**
+ * A pool whose instances have two tools: `who`, which says which build and token it is, and
+ * `slow`, which returns only when the test lets it (`release`), so that a handler can outlive its
+ * request. `settled` counts each instance's running handlers, as src/server.ts does.
+ */
 function pooled(options: { maxIdle?: number; idleMs?: number } = {}) {
   const built: (string | undefined)[] = [];
+  const running = new Map<McpServer, { count: number; waiting: (() => void)[] }>();
+  let release = () => {};
+  let started = () => {};
+  const slowStarted = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const slowReleased = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const pool = new ServerPool({
     build: (token) => {
       const instance = built.push(token);
       const server = new McpServer({ name: "pooled", version: "1.0.0" });
+      const state = { count: 0, waiting: [] as (() => void)[] };
+      running.set(server, state);
       server.registerTool("who", { description: "Which instance answers" }, async () => ({
         content: [{ type: "text", text: `${instance} ${token ?? "own"}` }],
       }));
+      server.registerTool("slow", { description: "Returns when released" }, async () => {
+        state.count++;
+        started();
+        await slowReleased;
+        if (--state.count === 0) for (const settled of state.waiting.splice(0)) settled();
+        return { content: [{ type: "text", text: "late" }] };
+      });
       return server;
     },
     maxIdle: options.maxIdle ?? 64,
     idleMs: options.idleMs ?? 60_000,
+    settled: (server) => {
+      const state = running.get(server);
+      if (!state || state.count === 0) return Promise.resolve();
+      return new Promise((resolve) => state.waiting.push(resolve));
+    },
   });
   const handler = createMcpHandler(({ authInfo, era }) => pool.take(authInfo?.token, era));
   const client = async (era: "2025" | "2026", token?: string) => {
@@ -35,6 +62,7 @@ function pooled(options: { maxIdle?: number; idleMs?: number } = {}) {
       }),
     );
     return {
+      slow: (signal: AbortSignal) => sdk.callTool({ name: "slow", arguments: {} }, { signal }),
       who: async () => {
         const result = await sdk.callTool({ name: "who", arguments: {} });
         return (result.content as { text: string }[])[0]?.text as string;
@@ -42,7 +70,7 @@ function pooled(options: { maxIdle?: number; idleMs?: number } = {}) {
       close: () => sdk.close(),
     };
   };
-  return { pool, built, client, close: () => handler.close() };
+  return { pool, built, client, slowStarted, release: () => release(), close: () => handler.close() };
 }
 
 let cleanup: (() => Promise<unknown>)[] = [];
@@ -115,6 +143,26 @@ describe("the server pool", () => {
     for (let i = 0; i < 5; i++) expect(await b.who()).toBe(first);
     expect(built.filter((token) => token === "token-b")).toHaveLength(1);
     expect(pool.idle).toBe(4);
+  });
+
+  it("keeps an instance whose request ended only once its handler has returned", async () => {
+    const { built, client, pool, slowStarted, release, close } = pooled();
+    const c = await client("2026");
+    cleanup.push(c.close, close);
+    expect(await c.who()).toBe("1 own");
+    // The client gives up on a slow call: its request ends while the handler still runs.
+    const abort = new AbortController();
+    const slow = c.slow(abort.signal).catch((error: Error) => error);
+    await slowStarted;
+    abort.abort();
+    expect(await slow).toBeInstanceOf(Error);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Its instance is not handed out while the handler runs: the next call gets another one.
+    expect(await c.who()).toBe("2 own");
+    expect(built).toHaveLength(2);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(pool.idle).toBe(2);
   });
 
   it("keeps at most maxIdle instances, and lets idle ones go after idleMs", async () => {
