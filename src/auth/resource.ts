@@ -1,8 +1,10 @@
 // The resource server: who is calling /mcp. A Bearer token is accepted only when it is one of
 // our ES256 JWTs for this resource (signature, issuer, audience through the SDK's
 // `expectedResource`, expiry) and its grant still exists, checked in the store with a cache of
-// GRANT_CACHE_MS, so a revocation on any replica is honoured within that bound. What the
+// GRANT_CACHE_MS, so a revocation on any replica is honoured within that bound (a signature once
+// checked is known by the token's digest for a minute). What the
 // request then carries upstream is the grant's own Parts API token.
+import { createHash } from "node:crypto";
 import {
   type AuthInfo,
   type McpServer,
@@ -13,12 +15,19 @@ import {
 } from "@modelcontextprotocol/server";
 import { type CryptoKey, importJWK, type JWK, jwtVerify } from "jose";
 import { LRUCache } from "lru-cache";
+import { entriesAtMost } from "../bounded-cache";
 import type { OAuthConfig } from "../config";
 import { SCOPES } from "./provider";
 import type { OAuthStore } from "./store";
 
 /** How long a grant's existence (or absence) is trusted before the store is asked again. */
 const GRANT_CACHE_MS = 2_000;
+/**
+ * How long a token whose signature was checked is known by its digest: its signature cannot
+ * change, so a person's calls pay the ES256 check once a minute instead of on every request
+ * (expiry and the grant are still checked on each).
+ */
+const VERIFIED_CACHE_MS = 60_000;
 /** Tools that change data: their calls need parts:write. */
 const WRITE_TOOLS = new Set(["create_part", "import_part_file"]);
 
@@ -30,6 +39,10 @@ export class ResourceServer {
   readonly #store: OAuthStore;
   readonly #key: CryptoKey | Uint8Array;
   readonly #grants = new LRUCache<string, { token: string | null }>({ max: 10_000, ttl: GRANT_CACHE_MS });
+  readonly #verified = new LRUCache<string, Record<string, unknown>>({
+    ...entriesAtMost(10_000),
+    ttl: VERIFIED_CACHE_MS,
+  });
   readonly resourceMetadataUrl: string;
 
   private constructor(config: OAuthConfig, store: OAuthStore, key: CryptoKey | Uint8Array) {
@@ -57,14 +70,21 @@ export class ResourceServer {
   }
 
   async #verify(jwt: string): Promise<AuthInfo> {
-    let claims: Record<string, unknown>;
+    const digest = createHash("sha256").update(jwt).digest("base64url");
+    let claims = this.#verified.get(digest);
     try {
-      ({ payload: claims } = await jwtVerify(jwt, this.#key, {
-        issuer: this.#config.issuer,
-        algorithms: ["ES256"],
-        typ: "at+jwt",
-        requiredClaims: ["exp", "aud", "grant_id"],
-      }));
+      if (!claims) {
+        ({ payload: claims } = await jwtVerify(jwt, this.#key, {
+          issuer: this.#config.issuer,
+          algorithms: ["ES256"],
+          typ: "at+jwt",
+          requiredClaims: ["exp", "aud", "grant_id"],
+        }));
+        this.#verified.set(digest, claims);
+      } else if (Number(claims.exp) * 1000 <= Date.now()) {
+        this.#verified.delete(digest);
+        throw new Error("expired");
+      }
     } catch {
       throw new OAuthError(
         OAuthErrorCode.InvalidToken,

@@ -4,6 +4,7 @@
 // with the endpoint's zod schema (./answer.ts) and turns every failure into one PartsApiError.
 // Redirects are never followed, and undici's own retry is not used: there is exactly one retry
 // layer, here.
+import { LRUCache } from "lru-cache";
 import type { Pool } from "undici";
 import type { z } from "zod";
 import {
@@ -14,6 +15,7 @@ import {
   endpoints,
   expandPath,
 } from "../api/endpoints";
+import { entriesAtMost } from "../bounded-cache";
 import { type Logger, SecretSet } from "../log";
 import { telemetry } from "../telemetry";
 import { parseAnswer, responseFacts } from "./answer";
@@ -102,6 +104,8 @@ export class PartsApiClient {
   private readonly token: string;
   /** The client's own token in every form, for its requests' texts and answers. */
   private readonly ownSecrets: SecretSet;
+  /** Each caller's token as a SecretSet, its encoded forms made once, not on every call. */
+  private readonly callerSecrets = new LRUCache<string, SecretSet>(entriesAtMost(1_000));
   private readonly getHeaders: Record<string, string>;
   private readonly postHeaders: Record<string, string>;
   private readonly timeoutMs: number;
@@ -222,13 +226,24 @@ export class PartsApiClient {
         secrets:
           (token === undefined || token === this.token) && !options?.secrets?.length
             ? this.ownSecrets
-            : new SecretSet([token ?? this.token, ...(options?.secrets ?? [])]),
+            : options?.secrets?.length
+              ? new SecretSet([token ?? this.token, ...options.secrets])
+              : this.secretsOf(token as string),
       },
       redactResult: options?.secrets !== undefined && options.secrets.length > 0,
       wirePath: this.basePath + path + query,
       headers,
       body: hasBody ? Buffer.from(JSON.stringify(input.body)) : undefined,
     };
+  }
+
+  private secretsOf(token: string): SecretSet {
+    let secrets = this.callerSecrets.get(token);
+    if (!secrets) {
+      secrets = new SecretSet([token]);
+      this.callerSecrets.set(token, secrets);
+    }
+    return secrets;
   }
 
   private async execute(

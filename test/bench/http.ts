@@ -140,12 +140,12 @@ function bodies(ids: readonly string[], era: Era): { id: string; body: string }[
   }));
 }
 
-/** Headers of a tools/call POST in `era`, with the access key the bench's servers take. */
-export function headersFor(era: Era, tool = "get_part"): Record<string, string> {
+/** Headers of a tools/call POST in `era`, with the access key the bench's servers take (or `bearer`). */
+export function headersFor(era: Era, tool = "get_part", bearer = ACCESS_KEY): Record<string, string> {
   return {
     "content-type": "application/json",
     accept: "application/json, text/event-stream",
-    authorization: `Bearer ${ACCESS_KEY}`,
+    authorization: `Bearer ${bearer}`,
     "mcp-protocol-version": era,
     ...(era === "2026-07-28" && { "mcp-method": "tools/call", "mcp-name": tool }),
   };
@@ -157,7 +157,7 @@ export function messageOf(text: string): { result?: { isError?: boolean }; error
   return JSON.parse(json);
 }
 
-/** `concurrency` callers for warmupMs (not counted) then measureMs. */
+/** `concurrency` callers for warmupMs (not counted) then measureMs; `bearer` instead of the access key. */
 export async function load(
   url: string,
   serverPid: number,
@@ -166,10 +166,11 @@ export async function load(
   era: Era = "2026-07-28",
   measureMs = WINDOW_MS,
   warmupMs = WARMUP_MS,
+  bearer?: string,
 ): Promise<LoadResult> {
   const { origin, pathname } = new URL(url);
   const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
-  const headers = headersFor(era);
+  const headers = headersFor(era, "get_part", bearer);
   const requests = bodies(ids, era);
   const latencies: number[] = [];
   let correct = 0;
