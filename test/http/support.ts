@@ -8,7 +8,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { join } from "node:path";
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { TestApi } from "../../src/embedded/testing";
-import { mcpJsonEntry, repoRoot, serverLogDir } from "../support/mcp-server";
+import { mcpJsonEntry, mcpJsonEnv, repoRoot, serverLogDir } from "../support/mcp-server";
 
 export interface HttpServerProcess {
   /** The MCP endpoint, http://127.0.0.1:<port>/mcp. */
@@ -36,14 +36,7 @@ function spawnProcess({ api, args = [], env = {} }: SpawnOptions) {
   const entry = mcpJsonEntry();
   const child = spawn(process.execPath, [...entry.args, ...args], {
     cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH ?? "",
-      ...entry.env,
-      PARTS_API_BASE_URL: api.url,
-      PARTS_API_TOKEN: api.demoToken,
-      PARTS_MCP_LOG_LEVEL: "debug",
-      ...env,
-    },
+    env: mcpJsonEnv(api, { PARTS_MCP_LOG_LEVEL: "debug", ...env }),
     stdio: ["ignore", "ignore", "pipe"],
   });
   const file = logFile();

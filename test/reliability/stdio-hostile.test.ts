@@ -8,7 +8,7 @@ import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { StdioWire } from "../../src/stdio-transport";
-import { mcpJsonEntry, repoRoot } from "../support/mcp-server";
+import { mcpJsonEntry, mcpJsonEnv, repoRoot } from "../support/mcp-server";
 import { CRASH_TEXT } from "./support";
 
 let api: TestApi;
@@ -32,13 +32,7 @@ function start(env: Record<string, string> = {}): Child {
   const entry = mcpJsonEntry();
   const child = spawn(process.execPath, entry.args, {
     cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH ?? "",
-      ...entry.env,
-      PARTS_API_BASE_URL: api.url,
-      PARTS_API_TOKEN: api.demoToken,
-      ...env,
-    },
+    env: mcpJsonEnv(api, env),
     stdio: ["pipe", "pipe", "pipe"],
   });
   // Parsed as lines complete (a chunk may end inside one).

@@ -26,6 +26,17 @@ export function mcpJsonEntry() {
   return entry;
 }
 
+/** The environment mcp.json gives the server, against `api`'s URL and demo token, `env` on top. */
+export function mcpJsonEnv(api: { url: string; demoToken: string }, env: Record<string, string> = {}) {
+  return {
+    PATH: process.env.PATH ?? "",
+    ...mcpJsonEntry().env,
+    PARTS_API_BASE_URL: api.url,
+    PARTS_API_TOKEN: api.demoToken,
+    ...env,
+  };
+}
+
 export interface RunningServer {
   client: Client;
   api: TestApi;

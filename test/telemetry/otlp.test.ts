@@ -4,7 +4,7 @@ import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { connect, spawnHttpServer } from "../http/support";
-import { mcpJsonEntry, repoRoot, startServer } from "../support/mcp-server";
+import { mcpJsonEntry, mcpJsonEnv, repoRoot, startServer } from "../support/mcp-server";
 import { CLIENT, type OtlpReceiver, otlpEnv, type ReceivedSpan, SERVER, startOtlpReceiver } from "./support";
 
 let api: TestApi;
@@ -173,14 +173,7 @@ describe("telemetry over OTLP (stdio)", () => {
     const entry = mcpJsonEntry();
     const child = spawn(process.execPath, entry.args, {
       cwd: repoRoot,
-      env: {
-        PATH: process.env.PATH ?? "",
-        ...entry.env,
-        PARTS_API_BASE_URL: api.url,
-        PARTS_API_TOKEN: api.demoToken,
-        ...otlpEnv(receiver),
-        PARTS_MCP_MAX_IN_FLIGHT: "1",
-      },
+      env: mcpJsonEnv(api, { ...otlpEnv(receiver), PARTS_MCP_MAX_IN_FLIGHT: "1" }),
       stdio: ["pipe", "pipe", "ignore"],
     });
     let answered = 0;
