@@ -39,6 +39,7 @@ export class ResourceServer {
   readonly #store: OAuthStore;
   readonly #key: CryptoKey | Uint8Array;
   readonly #grants = new LRUCache<string, { token: string | null }>({ max: 10_000, ttl: GRANT_CACHE_MS });
+  readonly #grantQueries = new Map<string, Promise<string | undefined>>();
   readonly #verified = new LRUCache<string, Record<string, unknown>>({
     ...entriesAtMost(10_000),
     ttl: VERIFIED_CACHE_MS,
@@ -116,6 +117,17 @@ export class ResourceServer {
   async #grantToken(grantId: string): Promise<string | undefined> {
     const cached = this.#grants.get(grantId);
     if (cached) return cached.token ?? undefined;
+    // One store query per grant at a time: a person's concurrent calls, arriving as the cached
+    // answer expires, wait for the same one.
+    let pending = this.#grantQueries.get(grantId);
+    if (!pending) {
+      pending = this.#queryGrant(grantId).finally(() => this.#grantQueries.delete(grantId));
+      this.#grantQueries.set(grantId, pending);
+    }
+    return pending;
+  }
+
+  async #queryGrant(grantId: string): Promise<string | undefined> {
     let token: string | undefined;
     try {
       token = await this.#store.grantToken(grantId);

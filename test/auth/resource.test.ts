@@ -14,7 +14,14 @@ const publicUrl = new URL(`${issuer}/mcp`);
 async function setUp() {
   const { privateKey, publicKey } = await generateKeyPair("ES256");
   const grants = new Map([["grant-1", "pat_grant_one_0123456789"]]);
-  const store = { grantToken: async (id: string) => grants.get(id) } as unknown as OAuthStore;
+  const queries = { count: 0 };
+  const store = {
+    grantToken: async (id: string) => {
+      queries.count++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return grants.get(id);
+    },
+  } as unknown as OAuthStore;
   const config = { issuer, publicUrl } as OAuthConfig;
   const server = await ResourceServer.create(config, store, await exportJWK(publicKey));
   const token = (expiresInS: number, grantId = "grant-1") =>
@@ -25,7 +32,7 @@ async function setUp() {
       .setIssuedAt()
       .setExpirationTime(Math.floor(Date.now() / 1000) + expiresInS)
       .sign(privateKey);
-  return { server, grants, token };
+  return { server, grants, token, queries };
 }
 
 afterEach(() => {
@@ -50,6 +57,14 @@ describe("the resource server, with signatures known by the token's digest", () 
     const at = jwt.lastIndexOf(".") + 5;
     const tampered = `${jwt.slice(0, at)}${jwt[at] === "A" ? "B" : "A"}${jwt.slice(at + 1)}`;
     await expect(server.authenticate(`Bearer ${tampered}`)).rejects.toThrow(/not one this server issued/);
+  });
+
+  it("asks the store once for a grant that many calls need at once", async () => {
+    const { server, token, queries } = await setUp();
+    const jwt = await token(300);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => server.authenticate(`Bearer ${jwt}`)));
+    expect(answers.every((info) => info.token === "pat_grant_one_0123456789")).toBe(true);
+    expect(queries.count).toBe(1);
   });
 
   it("refuses a known token whose grant was revoked, once the grant cache has expired", async () => {
