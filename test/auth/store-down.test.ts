@@ -41,7 +41,12 @@ describe("the store stops answering", () => {
       error: "temporarily_unavailable",
       error_description: expect.stringContaining("The sign-in store (the database) does not answer"),
     });
-    expect(server.stderr()).toContain("the store did not answer: a token could not be checked");
+    // The log line is written before the answer, but stderr's pipe may be read after the response.
+    const logged = "the store did not answer: a token could not be checked";
+    for (let waited = 0; waited < 3_000 && !server.stderr().includes(logged); waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(server.stderr()).toContain(logged);
     expect(server.stderr()).not.toContain(String(host.saved?.access_token));
     expect((await fetch(`${server.issuer}/healthz`)).status).toBe(503);
   });
