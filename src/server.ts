@@ -312,8 +312,7 @@ function progressReporter(ctx: ServerContext): Pick<ToolContext, "progress"> & {
   let sentAt = Number.NEGATIVE_INFINITY;
   let held: ProgressUpdate | undefined;
   const send = (update: ProgressUpdate) => {
-    // A request that ended (answered, cancelled, its client gone) sends nothing more: over HTTP
-    // its server instance may already serve another request (src/http/server-pool.ts).
+    // A request cancelled, or whose client went away, sends no more progress: nobody reads it.
     if (ctx.mcpReq.signal.aborted) return;
     sent++;
     sentAt = Date.now();

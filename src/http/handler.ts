@@ -3,8 +3,9 @@
 // site (403), a method other than POST (405), no or wrong credentials (401). What passes goes to
 // the SDK's per-request handler (`createMcpHandler`), which serves both protocol eras statelessly
 // (2025 requests without a session id, 2026-07-28 requests with their `_meta` envelope) and takes
-// a server for the request, with its upstream token, from the pool (server-pool.ts). The body is read and parsed here (size, type,
-// JSON), so that the message guard shared with stdio sees it before the SDK does.
+// a server for the request, with its upstream token, from the pool (server-pool.ts). The body is
+// read and parsed here (size, type, JSON), so that the message guard shared with stdio sees it
+// before the SDK does.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
