@@ -22,8 +22,8 @@ const MAX_PER_KIND = 5_000;
 
 export class SeenRecords {
   readonly #defaultToken: string;
-  /** Ids by `partition/kind`, most recently seen last. */
-  readonly #lists = new LRUCache<string, Set<string>>(entriesAtMost(10_000));
+  /** Ids by partition and kind, most recently seen last (8 kinds: as many lists as 10,000 before). */
+  readonly #lists = new LRUCache<string, Map<KnownKind, Set<string>>>(entriesAtMost(1_250));
 
   constructor(defaultToken: string) {
     this.#defaultToken = defaultToken;
@@ -31,12 +31,16 @@ export class SeenRecords {
 
   record(refs: Iterable<RecordRef>, call: CallOptions): void {
     const partition = tokenPartition(call.token ?? this.#defaultToken);
+    let kinds = this.#lists.get(partition);
+    if (!kinds) {
+      kinds = new Map();
+      this.#lists.set(partition, kinds);
+    }
     for (const { kind, id } of refs) {
-      const key = `${partition}/${kind}`;
-      let list = this.#lists.get(key);
+      let list = kinds.get(kind);
       if (!list) {
         list = new Set();
-        this.#lists.set(key, list);
+        kinds.set(kind, list);
       }
       list.delete(id);
       list.add(id);
@@ -45,7 +49,7 @@ export class SeenRecords {
   }
 
   known(kind: KnownKind, call: CallOptions): string[] {
-    return [...(this.#lists.get(`${tokenPartition(call.token ?? this.#defaultToken)}/${kind}`) ?? [])];
+    return [...(this.#lists.get(tokenPartition(call.token ?? this.#defaultToken))?.get(kind) ?? [])];
   }
 }
 

@@ -193,7 +193,8 @@ export function createServer(options: ServerOptions): McpServer {
         .finally(flush);
       const links = tool.links?.(data) ?? [];
       const mentions = tool.mentions?.(data);
-      options.seen.record(mentions ? [...mentions, ...links] : links, call);
+      if (mentions) options.seen.record(mentions, call);
+      options.seen.record(links, call);
       return { ok: true, data, links };
     } catch (error) {
       if (error instanceof SearchRefusal) return { ok: false, message: gate(error.message) };

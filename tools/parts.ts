@@ -100,8 +100,9 @@ export const getPart = defineTool({
   notFound: LIST_PARTS_HINT,
   lookups: [{ kind: "part", argument: "id" }],
   handler: ({ id }, { api, call }) => api.call("getPart", { params: { id } }, call),
-  links: (part) => referencesOf(part).slice(1),
-  mentions: (part) => referencesOf(part),
+  links: (part) => referencesOf(part, false),
+  // The records it links are remembered with the part (src/server.ts records both).
+  mentions: (part) => [partRef(part)],
 });
 
 export const listParts = defineTool({
@@ -137,7 +138,7 @@ export const listParts = defineTool({
     const result = { items, hasMore, page, pageSize: query.pageSize ?? PAGE_SIZE_DEFAULT };
     return hasMore ? { ...result, nextPage: page + 1 } : result;
   },
-  mentions: ({ items }) => items.flatMap(referencesOf),
+  mentions: ({ items }) => items.flatMap((item) => referencesOf(item)),
 });
 
 export const importPartFile = defineTool({
@@ -197,16 +198,18 @@ export const describePart = defineTool({
   mentions: ({ part }) => referencesOf(part),
 });
 
-/** The part itself, then every reference record it names. */
-function referencesOf(part: Part): ResourceRef[] {
-  const refs = (kind: ResourceRef["kind"], ids: (string | undefined)[] = []) =>
-    ids.flatMap((id) => (id === undefined ? [] : [{ kind, id }]));
-  return [
-    { kind: "part", id: part.id, title: part.title },
-    ...refs("process", [part.processId]),
-    ...refs("material", [part.materialId]),
-    ...refs("standard", part.standardIds),
-    ...refs("criticality", part.criticalityIds),
-    ...refs("category", part.categoryIds),
-  ];
+const partRef = (part: Part): ResourceRef => ({ kind: "part", id: part.id, title: part.title });
+
+/** The part itself (unless `withPart` is false), then every reference record it names. */
+function referencesOf(part: Part, withPart = true): ResourceRef[] {
+  const refs: ResourceRef[] = withPart ? [partRef(part)] : [];
+  const add = (kind: ResourceRef["kind"], id: string | undefined) => {
+    if (id !== undefined) refs.push({ kind, id });
+  };
+  add("process", part.processId);
+  add("material", part.materialId);
+  for (const id of part.standardIds ?? []) add("standard", id);
+  for (const id of part.criticalityIds ?? []) add("criticality", id);
+  for (const id of part.categoryIds ?? []) add("category", id);
+  return refs;
 }
