@@ -23,6 +23,18 @@ const INVISIBLE_FROM = new RegExp(INVISIBLE.source, "gu");
  * text may stand for it). Printable ASCII, most of any answer, is passed over in a loop; the
  * expression runs only from the first other character on, and costs half as much so.
  */
+/**
+ * Letters, marks and punctuation of the common scripts and the dashes, quotes, bullets, currency,
+ * arrows and mathematical signs beside them: none is a control, a format character or a
+ * separator (U+00AD, the soft hyphen, is). Checked against the expression for every code point
+ * (test/errors/text-gate.test.ts).
+ */
+const commonVisible = (unit: number) =>
+  (unit <= 0x5ff && unit !== 0xad) ||
+  (unit >= 0x2010 && unit <= 0x2027) ||
+  (unit >= 0x2030 && unit <= 0x205f) ||
+  (unit >= 0x2070 && unit <= 0x2bff);
+
 function mayHide(text: string, jsonEscapes: boolean): boolean {
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
@@ -32,6 +44,7 @@ function mayHide(text: string, jsonEscapes: boolean): boolean {
     }
     if (unit === 0x09 || unit === 0x0a || unit === 0x0d) continue;
     if (unit < 0xa0) return true;
+    if (commonVisible(unit)) continue;
     INVISIBLE_FROM.lastIndex = i;
     const found = INVISIBLE_FROM.test(text);
     INVISIBLE_FROM.lastIndex = 0;
