@@ -19,9 +19,10 @@ const INVISIBLE = /(?![\t\n\r])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u{E0000}-\u{E007F
 const INVISIBLE_FROM = new RegExp(INVISIBLE.source, "gu");
 
 /**
- * Whether `text` holds what the gate neutralises (`jsonEscapes`: or a `\u` escape, which in JSON
- * text may stand for it). Printable ASCII, most of any answer, is passed over in a loop; the
- * expression runs only from the first other character on, and costs half as much so.
+ * Whether `text` holds what the gate neutralises (`jsonEscapes`: or an escape that in JSON text may
+ * stand for it: `\u`, and `\b` and `\f`, JSON.stringify's own writing of backspace and form feed).
+ * Printable ASCII, most of any answer, is passed over in a loop; the expression runs only from the
+ * first other character on, and costs half as much so.
  */
 /**
  * Letters, marks and punctuation of the common scripts and the dashes, quotes, bullets, currency,
@@ -29,6 +30,9 @@ const INVISIBLE_FROM = new RegExp(INVISIBLE.source, "gu");
  * separator (U+00AD, the soft hyphen, is). Checked against the expression for every code point
  * (test/errors/text-gate.test.ts).
  */
+/** After a backslash in JSON text: `u`, `b` and `f`, the escapes that may stand for a control. */
+const HIDING_ESCAPES = new Set([0x75, 0x62, 0x66]);
+
 const commonVisible = (unit: number) =>
   (unit <= 0x5ff && unit !== 0xad) ||
   (unit >= 0x2010 && unit <= 0x2027) ||
@@ -39,7 +43,7 @@ function mayHide(text: string, jsonEscapes: boolean): boolean {
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
     if (unit >= 0x20 && unit < 0x7f) {
-      if (jsonEscapes && unit === 0x5c && text.charCodeAt(i + 1) === 0x75) return true;
+      if (jsonEscapes && unit === 0x5c && HIDING_ESCAPES.has(text.charCodeAt(i + 1))) return true;
       continue;
     }
     if (unit === 0x09 || unit === 0x0a || unit === 0x0d) continue;
@@ -136,8 +140,8 @@ export function gateServer(server: McpServer): void {
   };
 }
 
-/** A JSON escape (`\u0007`, `\ud800`) may stand for what is gated, so such text is parsed to be sure. */
-const MAY_HIDE = /\\u[0-9a-fA-F]{4}/;
+/** A JSON escape (`\u0007`, `\ud800`, `\b`) may stand for what is gated, so such text is parsed to be sure. */
+const MAY_HIDE = /\\(u[0-9a-fA-F]{4}|[bf])/;
 
 /** JSON text with every string in it gated; anything that is not JSON goes as it is. */
 export function gateJsonText(text: string): string {
