@@ -58,24 +58,35 @@ async function searchAll(server: InProcessServer, args: Record<string, unknown>,
 
 const ids = (items: { id: string }[]) => items.map((item) => item.id);
 
-describe("listings that lie (sample catalogue)", () => {
-  let api: TestApi;
+/**
+ * In-process servers on one embedded API started for the describe block (`options`): `open`
+ * starts one, and each is closed, with the API's faults cleared, after every test.
+ */
+function serversOnOneApi(options: Parameters<typeof startTestApi>[0] = {}) {
   const servers: InProcessServer[] = [];
-  const open = async (options: Parameters<typeof connectInProcess>[0] = {}) => {
-    const server = await connectInProcess({ sharedApi: api, ...options });
-    servers.push(server);
-    return server;
+  const on = {
+    api: undefined as unknown as TestApi,
+    open: async (serverOptions: Parameters<typeof connectInProcess>[0] = {}) => {
+      const server = await connectInProcess({ sharedApi: on.api, ...serverOptions });
+      servers.push(server);
+      return server;
+    },
+    listRequests: () => on.api.stats.requests("listParts"),
   };
-  const listRequests = () => api.stats.requests("listParts");
-
   beforeAll(async () => {
-    api = await startTestApi();
+    on.api = await startTestApi(options);
   });
   afterEach(async () => {
-    api.faults.clear();
+    on.api.faults.clear();
     await Promise.all(servers.splice(0).map((server) => server.close()));
   });
-  afterAll(() => api?.close());
+  afterAll(() => on.api?.close());
+  return on;
+}
+
+describe("listings that lie (sample catalogue)", () => {
+  const on = serversOnOneApi();
+  const { open, listRequests } = on;
 
   it("pages longer than pageSize: every part found has the words, none twice, none missed (R7)", async () => {
     // What the same searches find when the listing tells the truth, on a server of its own.
@@ -83,10 +94,10 @@ describe("listings that lie (sample catalogue)", () => {
     const truth = new Map<string, string[]>();
     for (const text of ["bracket", "mount"]) {
       const { items } = await searchAll(honest, { text, limit: 50 });
-      expect(items.length).toBeGreaterThan(visible(api).filter((part) => hasWords(part, text)).length - 1);
+      expect(items.length).toBeGreaterThan(visible(on.api).filter((part) => hasWords(part, text)).length - 1);
       truth.set(text, ids(items));
     }
-    api.faults.add({ endpoint: "listParts", action: { kind: "listing", lie: "oversized", extra: 30 } });
+    on.api.faults.add({ endpoint: "listParts", action: { kind: "listing", lie: "oversized", extra: 30 } });
     const server = await open();
     for (const text of ["bracket", "mount"]) {
       const { items, last } = await searchAll(server, { text, limit: 50 });
@@ -94,7 +105,7 @@ describe("listings that lie (sample catalogue)", () => {
       expect(ids(items)).toEqual(truth.get(text));
       // Each part found has the words, in its own text or its referenced records' names.
       for (const item of items) {
-        const part = visible(api).find((each) => each.id === item.id) as Part;
+        const part = visible(on.api).find((each) => each.id === item.id) as Part;
         if (!hasWords(part, text)) expect((item as { matched?: string }).matched, item.id).toBeDefined();
       }
     }
@@ -102,18 +113,18 @@ describe("listings that lie (sample catalogue)", () => {
   });
 
   it("pages that shift and repeat parts: each part once, every part there (R13)", async () => {
-    api.faults.add({ endpoint: "listParts", action: { kind: "listing", lie: "shift", by: 7 } });
+    on.api.faults.add({ endpoint: "listParts", action: { kind: "listing", lie: "shift", by: 7 } });
     const server = await open();
     const { items, last } = await searchAll(server, { limit: 50 });
     expect(last.complete).toBe(true);
     expect(new Set(ids(items)).size).toBe(items.length);
-    expect(new Set(ids(items))).toEqual(new Set(ids(visible(api))));
+    expect(new Set(ids(items))).toEqual(new Set(ids(visible(on.api))));
     const brackets = await searchAll(server, { text: "bracket", limit: 50 });
     expect(new Set(ids(brackets.items)).size).toBe(brackets.items.length);
   });
 
   it("empty pages that say more follow: stops at once, says so, and the next call costs nothing (R14)", async () => {
-    api.faults.add({ endpoint: "listParts", action: { kind: "listing", lie: "hollow", fromPage: 3 } });
+    on.api.faults.add({ endpoint: "listParts", action: { kind: "listing", lie: "hollow", fromPage: 3 } });
     const server = await open();
     const before = listRequests();
     const first = found(await server.call("search_parts", { text: "no such word" }));
@@ -132,10 +143,10 @@ describe("listings that lie (sample catalogue)", () => {
   });
 
   it("search_reference with more codes than the reference cache holds: a repeat costs no request (R15)", async () => {
-    const materials = new Set(visible(api).flatMap((part) => part.materialId ?? []));
+    const materials = new Set(visible(on.api).flatMap((part) => part.materialId ?? []));
     expect(materials.size).toBeGreaterThan(20);
     const server = await open({ cacheMaxEntries: 8 });
-    const gets = () => api.stats.requests("getMaterial");
+    const gets = () => on.api.stats.requests("getMaterial");
     let before = gets();
     const first = found(await server.call("search_reference", { kind: "material" }));
     expect(first.items.length).toBe(materials.size);
@@ -150,14 +161,14 @@ describe("listings that lie (sample catalogue)", () => {
     const server = await open({ cacheMaxEntries: 8 });
     found(await server.call("search_parts", { materialId: "ti64", processId: "sls" })); // the codes, without lookups
     for (const endpoint of ["getMaterial", "getProcess"] as const)
-      api.faults.add({ endpoint, action: { kind: "latency", ms: 30 } });
-    const lookups = () => api.stats.requests("getMaterial") + api.stats.requests("getProcess");
+      on.api.faults.add({ endpoint, action: { kind: "latency", ms: 30 } });
+    const lookups = () => on.api.stats.requests("getMaterial") + on.api.stats.requests("getProcess");
     const before = lookups();
     const kinds = ["material", "process", "material", "process"];
     const results = await Promise.all(kinds.map((kind) => server.call("search_reference", { kind })));
     for (const result of results) found(result);
     const codes = (field: "materialId" | "processId") =>
-      new Set(visible(api).flatMap((part) => part[field] ?? [])).size;
+      new Set(visible(on.api).flatMap((part) => part[field] ?? [])).size;
     expect(lookups() - before).toBe(codes("materialId") + codes("processId"));
   });
 
@@ -166,7 +177,7 @@ describe("listings that lie (sample catalogue)", () => {
     const { nextCursor } = found(await server.call("search_parts", { text: "bracket", limit: 1 }));
     const bytes = Buffer.from(nextCursor as string, "base64url");
     bytes.writeUInt32BE(bytes.readUInt32BE(1) + 50, 1);
-    const before = api.stats.requests();
+    const before = on.api.stats.requests();
     const forged = await server.call("search_parts", {
       text: "bracket",
       limit: 1,
@@ -174,13 +185,13 @@ describe("listings that lie (sample catalogue)", () => {
     });
     expect(forged.isError).toBe(true);
     expect(textOf(forged)).toMatch(/altered/);
-    expect(api.stats.requests()).toBe(before);
+    expect(on.api.stats.requests()).toBe(before);
   });
 
   it("an endless listing ends the search with a clear word at the last position, never an internal error (R12)", async () => {
-    api.faults.add({ endpoint: "listParts", action: { kind: "listing", lie: "endless" } });
+    on.api.faults.add({ endpoint: "listParts", action: { kind: "listing", lie: "endless" } });
     const server = await open();
-    const tokenHash = new PartIndexes(0, 1).tokenHash(api.demoToken);
+    const tokenHash = new PartIndexes(0, 1).tokenHash(on.api.demoToken);
     const key = searchDigest(tokenHash, { view: "ALL", filters: {}, readings: [["endless"]] });
     const cursor = encodeCursor(MAX_POSITION - 10, key);
     const result = await server.call("search_parts", { text: "endless", cursor });
@@ -192,9 +203,9 @@ describe("listings that lie (sample catalogue)", () => {
 
   it("bounds the words one part adds to the index", async () => {
     const many = Array.from({ length: 90_000 }, (_, i) => `w${i.toString(36)}`).join(" ");
-    await fetch(`${api.url}/v1/parts`, {
+    await fetch(`${on.api.url}/v1/parts`, {
       method: "POST",
-      headers: { authorization: `Bearer ${api.demoToken}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${on.api.demoToken}`, "content-type": "application/json" },
       body: JSON.stringify({ title: "Wordy part", description: many }),
     });
     const server = await open();
@@ -282,23 +293,8 @@ describe("a part too large to receive even alone (R11)", () => {
 });
 
 describe("the index budget while pages are read, and what failures leave (large catalogue)", () => {
-  let api: TestApi;
-  const servers: InProcessServer[] = [];
-  const open = async (options: Parameters<typeof connectInProcess>[0] = {}) => {
-    const server = await connectInProcess({ sharedApi: api, ...options });
-    servers.push(server);
-    return server;
-  };
-  const listRequests = () => api.stats.requests("listParts");
-
-  beforeAll(async () => {
-    api = await startTestApi({ catalogue: "large", largeCatalogueSize: 5_000 });
-  });
-  afterEach(async () => {
-    api.faults.clear();
-    await Promise.all(servers.splice(0).map((server) => server.close()));
-  });
-  afterAll(() => api?.close());
+  const on = serversOnOneApi({ catalogue: "large", largeCatalogueSize: 5_000 });
+  const { open, listRequests } = on;
 
   it("an index that would exceed the budget stops growing while it is read, and the search says so (R2)", async () => {
     const budget = 1024 * 1024;
@@ -379,7 +375,7 @@ describe("the index budget while pages are read, and what failures leave (large 
 
   it("four concurrent cold search_parts with a filter read the pages once (R6)", async () => {
     const server = await open({ searchPagesPerCall: 40 });
-    api.faults.add({ endpoint: "getMaterial", action: { kind: "latency", ms: 30 } });
+    on.api.faults.add({ endpoint: "getMaterial", action: { kind: "latency", ms: 30 } });
     const before = listRequests();
     const results = await Promise.all(
       [0, 1, 2, 3].map(() => server.call("search_parts", { materialId: "ti64", text: "no such word" })),
@@ -414,13 +410,13 @@ describe("the index budget while pages are read, and what failures leave (large 
 
   it("refuses code arrays past their limit before any request (R6)", async () => {
     const server = await open();
-    const before = api.stats.requests();
+    const before = on.api.stats.requests();
     const codes = Array.from({ length: 101 }, (_, i) => `std-${i}`);
     for (const tool of ["preview_part", "create_part"]) {
       const result = await server.call(tool, { title: "Draft", standardIds: codes });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/100/);
     }
-    expect(api.stats.requests()).toBe(before);
+    expect(on.api.stats.requests()).toBe(before);
   });
 });
