@@ -38,7 +38,10 @@ export class ResourceServer {
   readonly #config: OAuthConfig;
   readonly #store: OAuthStore;
   readonly #key: CryptoKey | Uint8Array;
-  readonly #grants = new LRUCache<string, { token: string | null }>({ max: 10_000, ttl: GRANT_CACHE_MS });
+  readonly #grants = new LRUCache<string, { token: string | null }>({
+    ...entriesAtMost(10_000),
+    ttl: GRANT_CACHE_MS,
+  });
   readonly #grantQueries = new Map<string, Promise<string | undefined>>();
   readonly #verified = new LRUCache<string, Record<string, unknown>>({
     ...entriesAtMost(10_000),

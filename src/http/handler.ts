@@ -16,7 +16,7 @@ import { runsSettled } from "../server";
 import { telemetry } from "../telemetry";
 import type { AccessControl, OriginGuard } from "./access";
 import { BUSY_MESSAGE } from "./connections";
-import { respond } from "./respond";
+import { respond, rpcError } from "./respond";
 import { ServerPool } from "./server-pool";
 
 /** How long an idle server instance is kept for its token's next request. */
@@ -312,6 +312,3 @@ function send(res: ServerResponse, status: number, body: string, headers?: Recor
   });
   res.end(body);
 }
-
-const rpcError = (code: number, message: string) =>
-  JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });

@@ -36,10 +36,10 @@ export async function respond(
     response = await fetch(request, { ...(authInfo && { authInfo }), parsedBody });
   } catch (error) {
     onerror(error instanceof Error ? error : new Error(String(error)));
-    response = Response.json(
-      { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null },
-      { status: 500 },
-    );
+    response = new Response(rpcError(-32603, "Internal error"), {
+      status: 500,
+      headers: { "content-type": "application/json" },
+    });
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of response.headers) headers[name] = value;
@@ -109,3 +109,7 @@ const gateEvents = (text: string) =>
     .split("\n")
     .map((line) => (line.startsWith("data:") ? `data: ${gateJsonText(line.slice(5).trimStart())}` : line))
     .join("\n");
+
+/** A JSON-RPC error answer with no id (the request's could not be read or is not ours to repeat). */
+export const rpcError = (code: number, message: string) =>
+  JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
