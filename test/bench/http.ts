@@ -11,7 +11,16 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { Pool } from "undici";
+import { buildCatalogue } from "../../src/catalogue";
+import { PartsApiClient } from "../../src/client";
 import type { EmbeddedApi } from "../../src/embedded";
+import { createLogger } from "../../src/log";
+import { ReferenceData } from "../../src/reference";
+import { PartSearch } from "../../src/search";
+import { SeenRecords } from "../../src/seen";
+import { createServer as createMcpServer } from "../../src/server";
+import { exposedGc } from "../../src/v8-flags";
+import { tools } from "../../tools";
 import {
   checkRatio,
   cpuMs,
@@ -268,7 +277,7 @@ export async function benchHttp(report: Report, api: EmbeddedApi, ids: readonly 
     await Promise.all([ours.close(), minimal.close()]);
   }
   const describe = (r: ReturnType<typeof medianWindow>) =>
-    `${Math.round(r.callsPerSecond)} calls/s, p50 ${ms(r.latency.median)}, p99 ${ms(r.latency.p99)}, ${r.wrong} wrong, server CPU ${Math.round(r.serverCpuPct)}% (windows ${r.windowRates.join(", ")})`;
+    `${Math.round(r.callsPerSecond)} calls/s, p50 ${ms(r.latency.median)}, p99 ${ms(r.latency.p99)}, ${r.wrong} wrong, server CPU ${Math.round(r.serverCpuPct)}%, ${Math.round((100 * r.callsPerSecond) / r.serverCpuPct)} calls/s per core of it (windows ${r.windowRates.join(", ")})`;
   for (const { ours: o, minimal: m } of results) {
     report.rows.push({
       section: "3 HTTP throughput",
@@ -288,9 +297,57 @@ export async function benchHttp(report: Report, api: EmbeddedApi, ids: readonly 
       true,
     );
   }
+  const instanceBytes = serverInstanceBytes(api);
+  report.rows.push({
+    section: "3 HTTP throughput",
+    name: "a server instance (kept idle for the next request of its token)",
+    value: `${(instanceBytes / 1024).toFixed(1)} KiB`,
+    how: `heap per instance of ${INSTANCES} built in this process by src/server.ts's createServer (every tool, views on), after full collections: what each idle instance of src/http/server-pool.ts holds`,
+  });
   report.data.http = results.map((r) => ({
     ours: { ...r.ours, callsPerSecond: round(r.ours.callsPerSecond, 0) },
     minimal: { ...r.minimal, callsPerSecond: round(r.minimal.callsPerSecond, 0) },
   }));
   return results;
+}
+
+const INSTANCES = 1_000;
+
+/** Heap bytes one server instance holds, measured over INSTANCES kept alive at once. */
+function serverInstanceBytes(api: EmbeddedApi): number {
+  const logger = createLogger({ level: "warn", secrets: [], write: () => {} });
+  const client = new PartsApiClient({
+    baseUrl: api.url,
+    token: api.demoToken,
+    timeoutMs: 1_000,
+    attemptTimeoutMs: 1_000,
+    maxRetries: 0,
+    batchSize: 50,
+    maxResponseBytes: 1 << 20,
+    backoff: { baseMs: 5, capMs: 20 },
+    logger,
+  });
+  const reference = new ReferenceData(client, api.demoToken, { ttlMs: 1_000, maxEntries: 10 });
+  const seen = new SeenRecords(api.demoToken);
+  const options = {
+    api: client,
+    reference,
+    search: new PartSearch(client, reference, api.demoToken, { ttlMs: 1_000, seen }),
+    seen,
+    catalogue: buildCatalogue(tools, { views: true }),
+    connection: { environment: "local", baseUrl: api.url, embedded: true },
+    timeoutMs: 1_000,
+    cacheTtlMs: 1_000,
+    logger,
+    mode: "http" as const,
+    wireGates: true,
+  };
+  const gc = exposedGc();
+  createMcpServer(options);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const kept = Array.from({ length: INSTANCES }, () => createMcpServer(options));
+  gc();
+  const bytes = (process.memoryUsage().heapUsed - before) / kept.length;
+  return bytes;
 }
