@@ -91,8 +91,7 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
     const http = loadHttpConfig(env);
     const api = loadApiConfig(env, { requireToken: !http.access.perUser && !http.access.oauth });
     const { runHttpServer } = await import("./http");
-    const checkUpstream = !http.access.perUser;
-    await runHttpServer({ api, cache, search, limits, catalogue, http, checkUpstream, telemetry });
+    await runHttpServer({ api, cache, search, limits, catalogue, http, telemetry });
   } else {
     const httpOnly = given.filter((flag) => flag.httpOnly).map((flag) => flag.flag);
     if (httpOnly.length > 0) {

@@ -154,8 +154,9 @@ export async function runHttpServer(options: HttpRunOptions): Promise<void> {
   preferThroughput();
   const { api, http, limits, catalogue } = options;
   const perUser = http.access.perUser || http.access.oauth !== undefined;
+  // With per-user or oauth access there is no server token to check at start.
   const { logger, upstream, shared } = await openRuntime(
-    { ...options, api: perUser ? { ...api, token: NO_SERVER_TOKEN } : api },
+    { ...options, api: perUser ? { ...api, token: NO_SERVER_TOKEN } : api, checkUpstream: !perUser },
     [...http.access.keys, ...(api.token ? [api.token] : [])],
   );
   if (perUser && api.token !== undefined) {
