@@ -11,8 +11,21 @@ export const byVariable: SettingName = (variable) => variable;
 /** A message that names settings through `name`. */
 export type ConfigMessage = string | ((name: SettingName) => string);
 
+/** Marks a ConfigError of any copy of this module (the registry's symbols are one per process). */
+const CONFIG_ERROR = Symbol.for("parts-mcp.ConfigError");
+
 /** A configuration problem; the message is one sentence naming the setting and the fix. */
 export class ConfigError extends Error {
+  /**
+   * The oauth and telemetry parts are bundles of their own (scripts/build.mjs), each with its own
+   * copy of this class: `instanceof` recognises an error of any copy, so that one thrown there
+   * still ends the start with its one line and exit 2.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && CONFIG_ERROR in value;
+  }
+
+  readonly [CONFIG_ERROR] = true;
   override readonly name = "ConfigError";
   readonly #message: ConfigMessage;
 

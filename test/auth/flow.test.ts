@@ -5,7 +5,7 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
-import { call, MCP_HEADERS, ok, raw, toolCall } from "../http/support";
+import { call, MCP_HEADERS, ok, raw, spawnRefused, toolCall } from "../http/support";
 import {
   connectSignedIn,
   connectWithSignIn,
@@ -184,6 +184,28 @@ describe("restarts and key rotation (embedded store)", () => {
       expect(res.status, `with keys ${keys.replace(/:[^,]+/g, ":…")}`).toBe(200);
     }
   });
+});
+
+describe("a keyring missing the key the store was sealed with", () => {
+  it("stops the start with one line naming PARTS_MCP_OAUTH_KEYS and exit 2, not a stack", async () => {
+    const sealedDir = await embeddedDataDir("flow-keys");
+    const first = await startOAuthServer({ api, store: { dataDir: sealedDir }, keys: `k1:${newKey()}` });
+    const publicUrl = `${first.issuer}/mcp`;
+    await first.stop();
+    const refused = await spawnRefused({
+      api,
+      args: ["--http", "--port", "0"],
+      env: {
+        PARTS_MCP_AUTH: "oauth",
+        PARTS_MCP_PUBLIC_URL: publicUrl,
+        PARTS_MCP_OAUTH_KEYS: `k2:${newKey()}`,
+        PARTS_MCP_DATA_DIR: sealedDir,
+      },
+    });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/does not open with any key of PARTS_MCP_OAUTH_KEYS/);
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+  }, 30_000);
 });
 
 describe("tokens that are refused with 401", () => {
