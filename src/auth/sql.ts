@@ -5,6 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { ConfigError } from "../config";
 
 export interface Sql {
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
@@ -45,8 +46,10 @@ export async function openEmbedded(dataDir: string): Promise<Sql> {
   const db = await PGlite.create(dataDir).catch((error: NodeJS.ErrnoException) => {
     // The container image leaves PGlite's WebAssembly out (it would pass 100 MB): a fleet shares PostgreSQL.
     if (error.code !== "ENOENT") throw error;
-    throw new Error(
-      "The embedded store is not in this build (the container image leaves it out): set PARTS_MCP_DATABASE_URL to a PostgreSQL database.",
+    throw new ConfigError(
+      (n) =>
+        `The embedded store is not in this build (the container image leaves it out): set ${n("PARTS_MCP_DATABASE_URL")} to a PostgreSQL database.`,
+      "PARTS_MCP_DATABASE_URL",
     );
   });
   return {

@@ -130,6 +130,27 @@ describe("the image (npm run image)", () => {
     expect(flagsOnly.code).toBe(2);
     expect(flagsOnly.stderr).toMatch(/not a loopback address, and no access control is set/);
   });
+
+  it("refuses the oauth mode without PostgreSQL, which the image leaves out, in one line", async () => {
+    const oauth = await podmanRun([
+      "run",
+      "--rm",
+      "--read-only",
+      "--no-healthcheck",
+      "-e",
+      "PARTS_MCP_AUTH=oauth",
+      "-e",
+      "PARTS_MCP_PUBLIC_URL=https://mcp.example.com/mcp",
+      "-e",
+      "PARTS_MCP_ALLOWED_HOSTS=mcp.example.com",
+      "-e",
+      `PARTS_MCP_OAUTH_KEYS=k1:${Buffer.alloc(32, 7).toString("base64")}`,
+      image,
+    ]);
+    expect(oauth.code, oauth.stderr).toBe(2);
+    expect(oauth.stderr).toMatch(/embedded store is not in this build.*set PARTS_MCP_DATABASE_URL/);
+    expect(oauth.stderr).not.toMatch(/\n\s+at /);
+  });
 });
 
 describe("the README's HTTP container", () => {
