@@ -10,6 +10,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Logger } from "../log";
+import { rpcError } from "./respond";
 
 /** How long a connection past the cap may take to send its request before it is answered 503. */
 const CROWDED_GRACE_MS = 1_000;
@@ -135,7 +136,7 @@ export class ConnectionCap {
 
 /** Answers a connection that has not sent a request with 503 and ends it. */
 function answerBusy(socket: Socket): void {
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: BUSY_MESSAGE }, id: null });
+  const body = rpcError(-32000, BUSY_MESSAGE);
   socket.end(
     `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${body}`,
   );
