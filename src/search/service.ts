@@ -140,6 +140,27 @@ const SEARCHABLE: { [K in ReferenceKind]: (record: ReferenceRecords[K]) => Searc
   category: (r) => ({ keys: [r.id], names: [r.name] }),
 };
 
+type KindEntry = { kind: ReferenceKind; record: ReferenceRecords[ReferenceKind] };
+
+/**
+ * One entry per record, kept as long as the record (the reference cache's own object): rankRecords
+ * keeps each record's folded words by the object and by the `fields` function, so both must be
+ * the same from call to call for a record to be folded once.
+ */
+const kindEntries = new WeakMap<object, KindEntry>();
+
+function kindEntry(kind: ReferenceKind, record: object): KindEntry {
+  let entry = kindEntries.get(record);
+  if (entry === undefined) {
+    entry = { kind, record: record as ReferenceRecords[ReferenceKind] };
+    kindEntries.set(record, entry);
+  }
+  return entry;
+}
+
+const kindEntryFields = ({ kind, record }: KindEntry): Searchable =>
+  (SEARCHABLE[kind] as (record: unknown) => Searchable)(record);
+
 /**
  * What of a referenced record a part's search text may match: as above, but not ids made only to
  * be unique (`crit-…`, `cat-…`: every record's id would match "crit" or "cat").
@@ -303,14 +324,9 @@ export class PartSearch {
     const kinds = kind === undefined ? REFERENCE_KINDS : [kind];
     const found = await Promise.all(kinds.map((each) => this.#records(each, call, progress)));
     const entries = kinds.flatMap((each, k) =>
-      (found[k]?.records ?? []).map((record) => ({
-        kind: each,
-        record: record as ReferenceRecords[ReferenceKind],
-      })),
+      (found[k]?.records ?? []).map((record) => kindEntry(each, record)),
     );
-    const ranked = rankRecords(entries, text, ({ kind: each, record }) =>
-      (SEARCHABLE[each] as (record: unknown) => Searchable)(record),
-    );
+    const ranked = rankRecords(entries, text, kindEntryFields);
     const items = ranked
       .slice(0, MAX_REFERENCE_ITEMS)
       .map(({ kind: each, record }) => (kind === undefined ? { kind: each, ...record } : { ...record }));
