@@ -74,11 +74,6 @@ export class PartIndexes {
     return (this.#cache?.calculatedSize ?? 0) + this.#readingBytes;
   }
 
-  /** Indexes held: idle ones and those being read. */
-  get size(): number {
-    return (this.#cache?.size ?? 0) + this.#reading.size;
-  }
-
   /** Parts held by the idle indexes of all tokens. */
   get parts(): number {
     let parts = 0;
