@@ -12,7 +12,7 @@ const LETTER_DIGIT_RUNS = /\p{L}+|\p{N}+/gu;
 const EDITION_YEAR = /[-:]\s*(?:\d{2}|(?:19|20)\d{2})\s*$/;
 
 /** Lower case without accents (`Querétaro` → `queretaro`). */
-function fold(text: string): string {
+export function fold(text: string): string {
   // Plain ASCII (most codes and ids) has no accents to take apart.
   if (!NOT_ASCII.test(text)) return text.toLowerCase();
   return text.normalize("NFKD").replace(MARKS, "").toLowerCase();

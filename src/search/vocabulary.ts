@@ -4,6 +4,7 @@
 // so it works on catalogues never seen here; search_parts and search_reference then match the
 // family words as if the record said them.
 import { alsoReadAs } from "./process-names";
+import { fold } from "./text";
 
 interface Family {
   /** What the family is called; the first is the label an item's `matched` shows. */
@@ -182,10 +183,7 @@ const PROCESSES: readonly Family[] = [
 
 /** A record's name and code as the patterns read them: lower case, accents and marks dropped. */
 function subject(name: string, code: string): string {
-  return `${name} ${code}`
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .toLowerCase();
+  return fold(`${name} ${code}`);
 }
 
 function familiesOf(families: readonly Family[], text: string): string[] {
