@@ -54,3 +54,24 @@ function describeProblem(error: unknown, where: string, urlVariable: string): st
   }
   return `${where} answered with an error (${status}${error.code ? ` ${error.code}` : ""}): it may be down; try again later.`;
 }
+
+/**
+ * Whether the Parts API accepts a person's own token (one cheap read through the client, with its
+ * time-outs and retries): what the oauth mode asks before it accepts a sign-in.
+ */
+export async function checkPersonalToken(
+  api: PartsApiClient,
+  token: string,
+): Promise<"accepted" | "refused" | "unavailable"> {
+  try {
+    await api.call(
+      "listParts",
+      { query: { pageSize: 1 } },
+      { token, deadline: createDeadline(CHECK_DEADLINE_MS) },
+    );
+    return "accepted";
+  } catch (error) {
+    const status = error instanceof PartsApiError ? error.status : undefined;
+    return status === 401 || status === 403 ? "refused" : "unavailable";
+  }
+}

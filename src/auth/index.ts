@@ -50,18 +50,13 @@ export interface OAuthGate {
 export interface OAuthOptions {
   config: OAuthConfig;
   logger: Logger;
-  /** The Parts API base URL, where each person's token is checked before it is accepted. */
-  upstreamBaseUrl: string;
+  /** Asks the Parts API whether it accepts a person's token, before it is accepted here. */
+  checkToken(token: string): Promise<TokenCheck>;
   /** Told the outcome of each token checked at sign-in (the telemetry's sign-ins). */
   onSignIn?: (outcome: TokenCheck) => void;
 }
 
-export async function startOAuth({
-  config,
-  logger,
-  upstreamBaseUrl,
-  onSignIn,
-}: OAuthOptions): Promise<OAuthGate> {
+export async function startOAuth({ config, logger, checkToken, onSignIn }: OAuthOptions): Promise<OAuthGate> {
   const sql =
     config.store.kind === "postgres"
       ? await openPostgres(config.store.url)
@@ -92,7 +87,7 @@ export async function startOAuth({
     config,
     limit: limits.signIn,
     checkToken: async (token: string) => {
-      const outcome = await checkUpstreamToken(upstreamBaseUrl, token);
+      const outcome = await checkToken(token);
       onSignIn?.(outcome);
       return outcome;
     },
@@ -295,21 +290,6 @@ async function readRegistration(req: IncomingMessage): Promise<Record<string, un
   }
   delete metadata.scope;
   return metadata;
-}
-
-/** Asks the Parts API whether it accepts `token` (one cheap read). */
-async function checkUpstreamToken(baseUrl: string, token: string): Promise<TokenCheck> {
-  try {
-    const response = await fetch(`${baseUrl.replace(/\/$/, "")}/v1/standards`, {
-      headers: { Authorization: `Bearer ${token}`, Accept: "application/json" },
-      signal: AbortSignal.timeout(10_000),
-    });
-    await response.body?.cancel();
-    if (response.ok) return "accepted";
-    return response.status === 401 || response.status === 403 ? "refused" : "unavailable";
-  } catch {
-    return "unavailable";
-  }
 }
 
 function sendJson(

@@ -12,6 +12,7 @@ import { explainListenError, urlHost } from "../net";
 import { openRuntime, type ServingConfig } from "../runtime";
 import { createServer, type ServerOptions } from "../server";
 import { telemetry } from "../telemetry";
+import { checkPersonalToken } from "../upstream-check";
 import { preferThroughput } from "../v8-flags";
 import { VERSION } from "../version";
 import { AccessControl, OriginGuard } from "./access";
@@ -172,7 +173,7 @@ export async function runHttpServer(options: HttpRunOptions): Promise<void> {
       oauth = await startOAuth({
         config: http.access.oauth,
         logger,
-        upstreamBaseUrl: upstream.connection.baseUrl,
+        checkToken: (token) => checkPersonalToken(upstream.api, token),
         onSignIn: (outcome) => telemetry.signIn(outcome),
       });
     }
