@@ -19,6 +19,7 @@ import { detectResources, envDetector, resourceFromAttributes } from "@opentelem
 import { type IMetricReader, MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import type { TelemetryConfig } from "../config/telemetry";
+import { urlHost } from "../net";
 import type {
   AttemptOutcome,
   NetworkTransport,
@@ -89,8 +90,7 @@ export async function openTelemetry(
     await prometheus.startServer();
     const address = (prometheus as unknown as { _server: import("node:http").Server })._server.address();
     const port = typeof address === "object" && address ? address.port : settings.metricsPort;
-    const host = settings.metricsHost.includes(":") ? `[${settings.metricsHost}]` : settings.metricsHost;
-    metricsUrl = `http://${host}:${port}/metrics`;
+    metricsUrl = `http://${urlHost(settings.metricsHost)}:${port}/metrics`;
     readers.push(prometheus);
   }
   const meterProvider = new MeterProvider({ resource, readers });
