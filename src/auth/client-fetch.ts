@@ -65,11 +65,18 @@ function keepSupported(body: string, url: string): string {
   ) {
     return body;
   }
-  const metadata = document as Record<string, unknown>;
+  return JSON.stringify(servedMetadata(document as Record<string, unknown>));
+}
+
+/**
+ * Client metadata (registered, or fetched as a document) without the grant types this server does
+ * not serve and without `scope`: registration does not cap the scopes a person may grant later
+ * (step-up to parts:write).
+ */
+export function servedMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
   if (Array.isArray(metadata.grant_types)) {
     metadata.grant_types = metadata.grant_types.filter((type) => GRANT_TYPES.has(type as string));
   }
-  // Registration does not cap the scopes a person may grant later (step-up to parts:write).
   delete metadata.scope;
-  return JSON.stringify(metadata);
+  return metadata;
 }

@@ -14,6 +14,7 @@ import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { BodyTooLarge, readBody } from "../body";
 import { isLoopbackHost, type OAuthConfig } from "../config";
 import type { Logger } from "../log";
+import { servedMetadata } from "./client-fetch";
 import { Keyring } from "./keyring";
 import { createProvider, ROUTES, SCOPES } from "./provider";
 import { clientAddress, RateLimit } from "./rate-limit";
@@ -28,7 +29,6 @@ const AS_METADATA_PATHS = new Set([
   "/.well-known/openid-configuration",
 ]);
 const MAX_REGISTRATION_BYTES = 16 * 1024;
-const SUPPORTED_GRANT_TYPES = new Set(["authorization_code", "refresh_token"]);
 const SWEEP_INTERVAL_MS = 3_600_000;
 
 type Authentication =
@@ -284,12 +284,7 @@ async function readRegistration(req: IncomingMessage): Promise<Record<string, un
     return undefined;
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
-  const metadata = body as Record<string, unknown>;
-  if (Array.isArray(metadata.grant_types)) {
-    metadata.grant_types = metadata.grant_types.filter((type) => SUPPORTED_GRANT_TYPES.has(type as string));
-  }
-  delete metadata.scope;
-  return metadata;
+  return servedMetadata(body as Record<string, unknown>);
 }
 
 function sendJson(
