@@ -4,13 +4,16 @@
 // with the replicas' own signing key (read from the database with the keyring) for another
 // audience, or expired, are refused like forged ones.
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
+import { join } from "node:path";
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from "jose";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Keyring } from "../../src/auth/keyring";
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
 import { call, connect, MCP_HEADERS, raw, toolCall } from "../http/support";
+import { repoRoot } from "../support/mcp-server";
 import { startPostgres, type TestPostgres } from "./postgres";
 import {
   authorizationUrl,
@@ -131,6 +134,37 @@ describe("two replicas, one PostgreSQL", () => {
     expect(revoked.status).toBe(200);
     const took = await expectRefusedWithin(`${b.origin}/mcp`, tokens.access_token, 5_000);
     expect(took).toBeLessThanOrEqual(5_000);
+  });
+
+  it("ends a connection whose grant an operator deletes with the README's SQL, on every replica within 2 s", async () => {
+    const grant = await authorizeOn(a, alice);
+    const tokens = await exchangeOn(b, grant);
+    for (const server of [a, b]) {
+      const client = await connect(`${server.origin}/mcp`, bearer(tokens.access_token));
+      expect((await call(client, "list_standards")).isError).toBeFalsy();
+      await client.close();
+    }
+    const grantId = String(
+      JSON.parse(Buffer.from(tokens.access_token.split(".")[1] as string, "base64url").toString()).grant_id,
+    );
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    const sql = /`(DELETE FROM oauth_grant_tokens[^`]+)`/.exec(readme)?.[1];
+    expect(sql, "the README's statement").toBeDefined();
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      for (const statement of (sql as string).split(";").filter((part) => part.trim() !== "")) {
+        await client.query(statement, [grantId]);
+      }
+    } finally {
+      await client.end();
+    }
+    // 2 s of cache, and a request's own time on top.
+    for (const server of [a, b]) {
+      expect(
+        await expectRefusedWithin(`${server.origin}/mcp`, tokens.access_token, 2_500),
+      ).toBeLessThanOrEqual(2_500);
+    }
   });
 
   it("two people interleaved on both replicas never see each other's data", async () => {
