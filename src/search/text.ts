@@ -90,6 +90,24 @@ const ELL = /^(.{2,}e)ll(ing|ed|er|ers)$/;
  */
 export function stem(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
+  let form = stemmed.get(word);
+  if (form === undefined) {
+    if (stemmed.size >= MAX_STEMMED) stemmed.clear();
+    form = stemOf(word);
+    stemmed.set(word, form);
+  }
+  return form;
+}
+
+/**
+ * Stems already worked out: an index stems every word of every part it reads, and a catalogue
+ * repeats its words (one pass of stemOf costs several times the split into words). At most
+ * MAX_STEMMED are kept (under 1 MiB), then they start again.
+ */
+const stemmed = new Map<string, string>();
+const MAX_STEMMED = 10_000;
+
+function stemOf(word: string): string {
   let form = word;
   for (const [british, american] of SPELLINGS) {
     if (form.includes(british)) form = form.replace(british, american);
