@@ -677,18 +677,23 @@ function compileQuery(
   known: Known,
   notes: string[],
 ): CompiledQuery {
-  const categoryNames = categoryNamer(known.category);
+  const categories = categoryEntriesOf(known.category);
   const expanded: Filters = { ...filters };
   if (filters.category) expanded.category = withDescendants(filters.category, known.category);
   const matching = (word: string): QueryWord["codes"] => {
     const codes: QueryWord["codes"] = {};
     for (const kind of REFERENCE_KINDS) {
-      const fields = (kind === "category" ? categoryNames : PART_TEXT[kind]) as (
-        record: unknown,
-      ) => Searchable;
-      const hits = (known[kind] as ReferenceRecords[ReferenceKind][])
-        .filter((record) => wordMatch(record, fields, word) !== undefined)
-        .map((record) => ("code" in record ? record.code : record.id));
+      const hits =
+        kind === "category"
+          ? categories
+              .filter((entry) => wordMatch(entry, categoryEntryFields, word) !== undefined)
+              .map((entry) => entry.record.id)
+          : (known[kind] as ReferenceRecords[ReferenceKind][])
+              .filter(
+                (record) =>
+                  wordMatch(record, PART_TEXT[kind] as (r: unknown) => Searchable, word) !== undefined,
+              )
+              .map((record) => ("code" in record ? record.code : record.id));
       if (kind === "criticality" || kind === "category") {
         const ids = (known[kind] as { id: string; code?: string }[])
           .filter((record) => hits.includes(record.code ?? record.id))
@@ -743,11 +748,40 @@ function nearWords(word: string, index: PartIndex, known: Known, limit = typosAl
     .map(([each]) => each);
 }
 
-/** Fields of a category for a part's text: its name and the names of every category above it. */
-function categoryNamer(categories: readonly Category[]): (category: Category) => Searchable {
-  const byId = new Map(categories.map((category) => [category.id, category]));
-  return (category) => ({ keys: [], names: ancestry(category, byId).map((each) => each.name) });
+/** A category with its name and the names of every category above it, for a part's text. */
+interface CategoryEntry {
+  record: Category;
+  names: string[];
 }
+
+/**
+ * One entry per category while the names above it stay the same: rankRecords and wordMatch keep
+ * folded words by object and by `fields` function, so a category is folded once, not on every
+ * search (a parent learnt later makes a new entry).
+ */
+const categoryEntries = new WeakMap<Category, CategoryEntry>();
+
+function categoryEntriesOf(categories: readonly Category[]): CategoryEntry[] {
+  const byId = new Map(categories.map((category) => [category.id, category]));
+  return categories.map((category) => {
+    const names = ancestry(category, byId).map((each) => each.name);
+    let entry = categoryEntries.get(category);
+    if (
+      entry === undefined ||
+      entry.names.length !== names.length ||
+      entry.names.some((name, i) => name !== names[i])
+    ) {
+      entry = { record: category, names };
+      categoryEntries.set(category, entry);
+    }
+    return entry;
+  });
+}
+
+const categoryEntryFields = (entry: CategoryEntry): Searchable => ({ keys: [], names: entry.names });
+
+/** A category's own name, without those above it. */
+const categoryOwnName = (category: Category): Searchable => ({ keys: [], names: [category.name] });
 
 /** A category and every one above it, nearest first (a loop in the data ends the walk). */
 function ancestry(category: Category, byId: ReadonlyMap<string, Category>): Category[] {
@@ -783,8 +817,9 @@ function referenceLabel(
     if (kind === "category") {
       const byId = new Map(known.category.map((category) => [category.id, category]));
       const chain = ancestry(record as Category, byId);
-      const own = (each: Category) => ({ keys: [], names: [each.name] });
-      const through = chain.find((each) => word.prefixes.some((prefix) => wordMatch(each, own, prefix)));
+      const through = chain.find((each) =>
+        word.prefixes.some((prefix) => wordMatch(each, categoryOwnName, prefix)),
+      );
       return through === undefined || through === record
         ? `category ${record.name}`
         : `category ${record.name} (in ${through.name})`;
