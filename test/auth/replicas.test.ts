@@ -118,7 +118,8 @@ describe("two replicas, one PostgreSQL", () => {
     }
   });
 
-  it("authorize on one, exchange on the other, call both; revoke on one, the other refuses within 5 s", async () => {
+  /** Alice authorizes on one replica, exchanges the code on the other, and calls both. */
+  async function signedInAcrossReplicas() {
     const grant = await authorizeOn(a, alice);
     const tokens = await exchangeOn(b, grant);
     for (const server of [a, b]) {
@@ -126,6 +127,11 @@ describe("two replicas, one PostgreSQL", () => {
       expect((await call(client, "list_standards")).isError).toBeFalsy();
       await client.close();
     }
+    return { grant, tokens };
+  }
+
+  it("authorize on one, exchange on the other, call both; revoke on one, the other refuses within 5 s", async () => {
+    const { grant, tokens } = await signedInAcrossReplicas();
     const revoked = await fetch(`${a.origin}/revoke`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -137,13 +143,7 @@ describe("two replicas, one PostgreSQL", () => {
   });
 
   it("ends a connection whose grant an operator deletes with the README's SQL, on every replica within 2 s", async () => {
-    const grant = await authorizeOn(a, alice);
-    const tokens = await exchangeOn(b, grant);
-    for (const server of [a, b]) {
-      const client = await connect(`${server.origin}/mcp`, bearer(tokens.access_token));
-      expect((await call(client, "list_standards")).isError).toBeFalsy();
-      await client.close();
-    }
+    const { tokens } = await signedInAcrossReplicas();
     const grantId = String(
       JSON.parse(Buffer.from(tokens.access_token.split(".")[1] as string, "base64url").toString()).grant_id,
     );
