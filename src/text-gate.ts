@@ -19,42 +19,33 @@ const INVISIBLE = /(?![\t\n\r])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u{E0000}-\u{E007F
 const INVISIBLE_FROM = new RegExp(INVISIBLE.source, "gu");
 
 /**
- * Whether `text` holds what the gate neutralises (`jsonEscapes`: or an escape that in JSON text may
- * stand for it: `\u`, and `\b` and `\f`, JSON.stringify's own writing of backspace and form feed).
- * Printable ASCII, most of any answer, is passed over in a loop; the expression runs only from the
- * first other character on, and costs half as much so.
+ * Where the gate may have work: anything but printable ASCII, tab, line feed, carriage return and
+ * the letters, marks and punctuation of the common scripts with the dashes, quotes, bullets,
+ * currency, arrows and mathematical signs beside them (none is a control, a format character or a
+ * separator; U+00AD, the soft hyphen, is). One search of V8's compiled expressions passes over a
+ * whole answer about three times faster than a loop over its characters.
  */
+const SUSPECT = /[^\t\n\r\x20-\x7e\xa0-\xac\xae-\u05ff\u2010-\u2027\u2030-\u205f\u2070-\u2bff]/;
 /**
- * Letters, marks and punctuation of the common scripts and the dashes, quotes, bullets, currency,
- * arrows and mathematical signs beside them: none is a control, a format character or a
- * separator (U+00AD, the soft hyphen, is). Checked against the expression for every code point
- * (test/errors/text-gate.test.ts).
+ * The same, or an escape that in JSON text may stand for a control: `\u`, and `\b` and `\f`,
+ * JSON.stringify's own writing of backspace and form feed.
  */
-/** After a backslash in JSON text: `u`, `b` and `f`, the escapes that may stand for a control. */
-const HIDING_ESCAPES = new Set([0x75, 0x62, 0x66]);
+const SUSPECT_IN_JSON = new RegExp(`${SUSPECT.source}|\\\\[ubf]`);
 
-const commonVisible = (unit: number) =>
-  (unit <= 0x5ff && unit !== 0xad) ||
-  (unit >= 0x2010 && unit <= 0x2027) ||
-  (unit >= 0x2030 && unit <= 0x205f) ||
-  (unit >= 0x2070 && unit <= 0x2bff);
-
+/**
+ * Whether `text` holds what the gate neutralises (`jsonEscapes`: or an escape that may stand for
+ * it). From the first suspect on, the full expression decides (test/errors/text-gate.test.ts
+ * checks every code point).
+ */
 function mayHide(text: string, jsonEscapes: boolean): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0x20 && unit < 0x7f) {
-      if (jsonEscapes && unit === 0x5c && HIDING_ESCAPES.has(text.charCodeAt(i + 1))) return true;
-      continue;
-    }
-    if (unit === 0x09 || unit === 0x0a || unit === 0x0d) continue;
-    if (unit < 0xa0) return true;
-    if (commonVisible(unit)) continue;
-    INVISIBLE_FROM.lastIndex = i;
-    const found = INVISIBLE_FROM.test(text);
-    INVISIBLE_FROM.lastIndex = 0;
-    return found || (jsonEscapes && MAY_HIDE.test(text));
-  }
-  return false;
+  const at = text.search(jsonEscapes ? SUSPECT_IN_JSON : SUSPECT);
+  if (at === -1) return false;
+  const unit = text.charCodeAt(at);
+  if (unit < 0xa0) return true; // a control, or the backslash of an escape
+  INVISIBLE_FROM.lastIndex = at;
+  const found = INVISIBLE_FROM.test(text);
+  INVISIBLE_FROM.lastIndex = 0;
+  return found || (jsonEscapes && MAY_HIDE.test(text));
 }
 
 /** One UTF-16 unit as the escape JSON and JavaScript read as that unit. */
