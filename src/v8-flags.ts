@@ -6,11 +6,16 @@
 // is set as late as it can be and put back where it can be, and when the launcher writes the
 // bundle's code cache (src/launch.ts) the flags are those the next start compiles under, or V8
 // refuses that cache.
-import { setFlagsFromString } from "node:v8";
+import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
+// V8's flags are the process's, and so is what this module notes of them: the launcher and the
+// server bundle each have a copy of this module (src/launch.ts).
+const YOUNG_GENERATION_KEPT_SMALL = Symbol.for("parts-mcp.young-generation-kept-small");
+const flagMarks = globalThis as { [YOUNG_GENERATION_KEPT_SMALL]?: boolean };
+
 /**
- * A young generation that stays at its first size (1 MiB a semi-space), what
+ * A young generation that stays at its size (1 MiB a semi-space at start), what
  * `--max-semi-space-size=1` on Node's command line gives, set by the program so that no client
  * configuration has to carry a flag: V8 grows the young generation up to 16 MiB a semi-space while
  * start-up and calls allocate, and never gives it back, 13 MiB more idle RSS (docs/performance.md).
@@ -19,11 +24,34 @@ import { runInNewContext } from "node:vm";
  */
 export function keepYoungGenerationSmall(): void {
   setFlagsFromString("--semi-space-growth-factor=1");
+  flagMarks[YOUNG_GENERATION_KEPT_SMALL] = true;
 }
 
 /** Puts back what keepYoungGenerationSmall set (V8's default factor is 2). */
 export function undoKeepYoungGenerationSmall(): void {
   setFlagsFromString("--semi-space-growth-factor=2");
+  flagMarks[YOUNG_GENERATION_KEPT_SMALL] = false;
+}
+
+/**
+ * Whether this program sizes the young generation: kept small since start-up (the launcher), not
+ * left to V8 since (preferThroughput, or a process that never started through the launcher).
+ */
+export function youngGenerationSizedHere(): boolean {
+  return flagMarks[YOUNG_GENERATION_KEPT_SMALL] === true;
+}
+
+/**
+ * Lets the young generation grow once, eightfold (1 to 8 MiB a semi-space), the next time V8 finds
+ * it too small: src/idle-gc.ts, while calls come.
+ */
+export function letYoungGenerationGrowOnce(): void {
+  setFlagsFromString("--semi-space-growth-factor=8");
+}
+
+/** The young generation's committed bytes. */
+export function youngGenerationBytes(): number {
+  return getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? 0;
 }
 
 let throughputFirst = false;
@@ -74,18 +102,21 @@ export function undoWasmLiftoffOnly(): void {
   setFlagsFromString("--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering");
 }
 
+/** V8's `gc()`; `{ type: "minor" }` collects the young generation alone. */
+export type Gc = (options?: { type: "minor" | "major" }) => void;
+
 /** `gc()` without --expose-gc on the command line: the flag, set for a moment, shows in a new context. */
-export function exposedGc(): () => void {
+export function exposedGc(): Gc {
   setFlagsFromString("--expose-gc");
   try {
-    return runInNewContext("gc") as () => void;
+    return runInNewContext("gc") as Gc;
   } finally {
     setFlagsFromString("--no-expose-gc");
   }
 }
 
 /** One full collection that also compacts the old generation. */
-export function compactingCollection(gc: () => void): void {
+export function compactingCollection(gc: Gc): void {
   setFlagsFromString("--compact-on-every-full-gc");
   try {
     gc();

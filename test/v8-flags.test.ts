@@ -15,6 +15,7 @@ import {
   undoKeepYoungGenerationSmall,
   undoWasmLiftoffOnly,
   wasmLiftoffOnly,
+  youngGenerationSizedHere,
 } from "../src/v8-flags";
 import { repoRoot } from "./support/mcp-server";
 
@@ -56,9 +57,12 @@ describe("the V8 flags the server sets", () => {
     expect(youngGenerationMiB(false)).toBeGreaterThan(8);
     expect(youngGenerationMiB(true)).toBeLessThanOrEqual(2);
     const before = cacheOf();
+    expect(youngGenerationSizedHere()).toBe(false);
     keepYoungGenerationSmall();
+    expect(youngGenerationSizedHere()).toBe(true);
     expect(cacheOf().equals(before)).toBe(false);
     undoKeepYoungGenerationSmall();
+    expect(youngGenerationSizedHere()).toBe(false);
     expect(cacheOf().equals(before)).toBe(true);
   });
 
