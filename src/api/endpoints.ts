@@ -176,10 +176,25 @@ export function pathParams(template: string): string[] {
  * segment of dots is encoded too, so that no id can climb (`..`), add a segment (`/`) or a query.
  */
 export function expandPath(template: string, params: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+  const pieces = templatePieces(template);
+  let path = pieces[0] as string;
+  for (let i = 1; i < pieces.length; i += 2) {
+    const name = pieces[i] as string;
     const value = params[name];
     if (value === undefined) throw new Error(`missing path parameter ${name}`);
     const encoded = encodeURIComponent(value);
-    return /^\.+$/.test(value) ? encoded.replaceAll(".", "%2E") : encoded;
-  });
+    path += (/^\.+$/.test(value) ? encoded.replaceAll(".", "%2E") : encoded) + pieces[i + 1];
+  }
+  return path;
+}
+
+/** A template split once: its text and the names between, `["/v1/parts/", "id", ""]`. */
+const piecesOf = new Map<string, string[]>();
+function templatePieces(template: string): string[] {
+  let pieces = piecesOf.get(template);
+  if (!pieces) {
+    pieces = template.split(/\{(\w+)\}/);
+    piecesOf.set(template, pieces);
+  }
+  return pieces;
 }
