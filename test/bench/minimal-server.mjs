@@ -7,9 +7,12 @@
 // ships); it imports only what the transport it serves needs. Both protocol eras on stdio by
 // default, `--http --port N` for Streamable HTTP. With `--undici` the handler calls the API with
 // undici's `request` (its global keep-alive agent) instead of fetch: the leaner yardstick, since
-// fetch's web streams cost more CPU than the call itself.
+// fetch's web streams cost more CPU than the call itself. With `--same-result` it returns what
+// parts-mcp's get_part returns (the part as structured content and as compact JSON text, and a
+// resource link for each record the part names), still with no check of the answer: the yardstick
+// that tells the cost of the result's shape from the cost of the rest.
 //
-//   PARTS_API_BASE_URL=… PARTS_API_TOKEN=… node test/bench/minimal-server.mjs [--undici] [--http --port N]
+//   PARTS_API_BASE_URL=… PARTS_API_TOKEN=… node test/bench/minimal-server.mjs [--undici] [--same-result] [--http --port N]
 
 import { pathToFileURL } from "node:url";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
@@ -30,6 +33,30 @@ const getWithUndici = async (url) => {
 };
 const get = undici ? getWithUndici : getWithFetch;
 
+const COLLECTIONS = { processId: "processes", materialId: "materials" };
+const LISTS = { standardIds: "standards", criticalityIds: "criticalities", categoryIds: "categories" };
+/** get_part's result as parts-mcp shapes it: structured content, the same as JSON text, links. */
+const sameResult = (text) => {
+  const part = JSON.parse(text);
+  const link = (collection, id) => ({
+    type: "resource_link",
+    uri: `parts://${collection}/${encodeURIComponent(id)}`,
+    name: id,
+  });
+  const links = [
+    ...Object.entries(COLLECTIONS).flatMap(([key, collection]) =>
+      part[key] ? [link(collection, part[key])] : [],
+    ),
+    ...Object.entries(LISTS).flatMap(([key, collection]) =>
+      (part[key] ?? []).map((id) => link(collection, id)),
+    ),
+  ];
+  return { content: [{ type: "text", text: JSON.stringify(part) }, ...links], structuredContent: part };
+};
+const shape = process.argv.includes("--same-result")
+  ? sameResult
+  : (text) => ({ content: [{ type: "text", text }] });
+
 export function buildServer() {
   const server = new McpServer({ name: "minimal-parts", version: "1.0.0" });
   server.registerTool(
@@ -37,7 +64,7 @@ export function buildServer() {
     { description: "Get a part by id", inputSchema: z.object({ id: z.string() }) },
     async ({ id }) => {
       const { ok, text } = await get(`${base}/v1/parts/${encodeURIComponent(id)}`);
-      return { content: [{ type: "text", text }], isError: !ok };
+      return ok ? shape(text) : { content: [{ type: "text", text }], isError: true };
     },
   );
   return server;

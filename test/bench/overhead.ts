@@ -1,9 +1,9 @@
 // 1. Per-call server cost: get_part through parts-mcp and through the minimal SDK server, both over
 // stdio with a bare JSON-RPC client (nothing validated on the client side), against a raw undici
 // GET of the same path on the same API: three interleaved call by call (the order rotating), so
-// that all three see the same machine. In each protocol era. Also: the servers' CPU time per call,
-// beside a second yardstick, the minimal server calling the API with undici's `request` (leaner
-// than fetch), run in the same rotation,
+// that all see the same machine. In each protocol era. Also: the servers' CPU time per call,
+// beside two more yardsticks in the same rotation: the minimal server calling the API with undici's
+// `request` (leaner than fetch), and the same returning get_part's result as parts-mcp shapes it;
 // the stdio round trip alone (ping), what debug logging costs, and the size of a part's text
 // against the API's own body for it (compact JSON).
 import { Pool } from "undici";
@@ -23,9 +23,23 @@ import {
 } from "./lib";
 import { ERAS, type Era, RpcSession, textOf } from "./rpc";
 
-const CALLS = 1_500;
-/** V8 optimises the hot paths of all three only after some 1,000 calls; fewer read high. */
+/**
+ * CPU per call at three points of the servers' lives: their first FIRST_CALLS calls (V8 still
+ * compiling), after WARMUP calls (the target, and the calls whose round trips are reported), and
+ * after STEADY_AFTER calls, when V8 has optimised all it will (optimisations go on in all three
+ * until some 5,000 calls, and the smaller servers gain more from them).
+ */
+const FIRST_CALLS = 500;
 const WARMUP = 1_000;
+/** Measured calls per era: WINDOWS windows of CALLS_PER_WINDOW. */
+const WINDOWS = 9;
+const CALLS_PER_WINDOW = 300;
+const CALLS = WINDOWS * CALLS_PER_WINDOW;
+
+const ratioOf = (cpu: CpuPerCall) =>
+  `${cpu.undiciRatio.toFixed(2)}×${cpu.undiciRatios.length > 1 ? ` (windows ${cpu.undiciRatios.map((r) => r.toFixed(2)).join(", ")})` : ""}`;
+const STEADY_AFTER = 5_000;
+const STEADY_WINDOWS = 5;
 const PINGS = 300;
 const DEBUG_CALLS = 500;
 
@@ -54,11 +68,25 @@ export interface EraCallCost {
   ours: Summary;
   minimal: Summary;
   undici: Summary;
-  /** Server CPU (user + system) per measured call, in ms. */
-  oursCpuMs: number;
-  minimalCpuMs: number;
-  undiciCpuMs: number;
+  /** Server CPU per call after WARMUP calls (the target's); the other two points beside it. */
+  cpu: CpuPerCall;
+  firstCpu: CpuPerCall;
+  steadyCpu: CpuPerCall;
   wrong: number;
+}
+
+interface CpuPerCall {
+  /** Per call, in ms: the median of the windows. */
+  oursMs: number;
+  minimalMs: number;
+  undiciMs: number;
+  /** The undici server returning get_part's result as parts-mcp does (--same-result). */
+  sameMs: number;
+  /** parts-mcp's CPU per call against the undici server's: the median of the windows' ratios. */
+  undiciRatio: number;
+  undiciRatios: number[];
+  /** The same against the undici server that returns the same result. */
+  sameRatio: number;
 }
 
 async function measureEra(api: EmbeddedApi, ids: readonly string[], era: Era): Promise<EraCallCost> {
@@ -66,6 +94,7 @@ async function measureEra(api: EmbeddedApi, ids: readonly string[], era: Era): P
   const ours = await RpcSession.start(oursSpec(externalApiEnv(api)), era);
   const minimal = await RpcSession.start(minimalSpec(api), era);
   const undici = await RpcSession.start(minimalSpec(api, ["--undici"]), era);
+  const same = await RpcSession.start(minimalSpec(api, ["--undici", "--same-result"]), era);
   try {
     const path = (id: string) => `/v1/parts/${encodeURIComponent(id)}`;
     const steps = [
@@ -75,8 +104,9 @@ async function measureEra(api: EmbeddedApi, ids: readonly string[], era: Era): P
         timed(async () => textOf(await minimal.call("get_part", { id })).includes(`"id":"${id}"`)),
       (id: string) =>
         timed(async () => textOf(await undici.call("get_part", { id })).includes(`"id":"${id}"`)),
+      (id: string) => timed(async () => (await same.call("get_part", { id })).structuredContent?.id === id),
     ];
-    const samples: number[][] = [[], [], [], []];
+    const samples: number[][] = [[], [], [], [], []];
     let wrong = 0;
     const oneRound = async (i: number, record: boolean) => {
       const id = ids[i % ids.length] as string;
@@ -88,24 +118,56 @@ async function measureEra(api: EmbeddedApi, ids: readonly string[], era: Era): P
         if (!ok) wrong++;
       }
     };
-    for (let i = 0; i < WARMUP; i++) await oneRound(i, false);
-    const servers = [ours, minimal, undici];
-    const cpu0 = servers.map((server) => cpuMs(server.pid));
-    for (let i = 0; i < CALLS; i++) await oneRound(i, true);
-    const perCall = servers.map((server, k) => (cpuMs(server.pid) - (cpu0[k] as number)) / CALLS);
+    // CPU per call in windows, all three servers in each: a burst of another process on this shared
+    // machine spoils a window, not the figure.
+    const servers = [ours, minimal, undici, same];
+    let calls = 0;
+    const cpuPerCall = async (
+      windows: number,
+      callsPerWindow: number,
+      record: boolean,
+    ): Promise<CpuPerCall> => {
+      const perWindow: number[][] = [];
+      for (let w = 0; w < windows; w++) {
+        const cpu0 = servers.map((server) => cpuMs(server.pid));
+        for (let i = 0; i < callsPerWindow; i++) await oneRound(calls++, record);
+        perWindow.push(
+          servers.map((server, k) => (cpuMs(server.pid) - (cpu0[k] as number)) / callsPerWindow),
+        );
+      }
+      const [oursMs, minimalMs, undiciMs, sameMs] = servers.map(
+        (_, k) => summarize(perWindow.map((window) => window[k] as number)).median,
+      );
+      const ratios = (k: number) =>
+        perWindow.map((window) => round((window[0] as number) / (window[k] as number), 3));
+      return {
+        oursMs: oursMs as number,
+        minimalMs: minimalMs as number,
+        undiciMs: undiciMs as number,
+        sameMs: sameMs as number,
+        undiciRatio: summarize(ratios(2)).median,
+        undiciRatios: ratios(2),
+        sameRatio: summarize(ratios(3)).median,
+      };
+    };
+    const firstCpu = await cpuPerCall(1, FIRST_CALLS, false);
+    while (calls < WARMUP) await oneRound(calls++, false);
+    const cpu = await cpuPerCall(WINDOWS, CALLS_PER_WINDOW, true);
+    while (calls < STEADY_AFTER) await oneRound(calls++, false);
+    const steadyCpu = await cpuPerCall(STEADY_WINDOWS, CALLS_PER_WINDOW, false);
     return {
       era,
       raw: summarize(samples[0] ?? []),
       ours: summarize(samples[1] ?? []),
       minimal: summarize(samples[2] ?? []),
       undici: summarize(samples[3] ?? []),
-      oursCpuMs: perCall[0] as number,
-      minimalCpuMs: perCall[1] as number,
-      undiciCpuMs: perCall[2] as number,
+      cpu,
+      firstCpu,
+      steadyCpu,
       wrong,
     };
   } finally {
-    await Promise.all([ours.close(), minimal.close(), undici.close(), raw.close()]);
+    await Promise.all([ours.close(), minimal.close(), undici.close(), same.close(), raw.close()]);
   }
 }
 
@@ -208,8 +270,20 @@ export async function benchOverhead(report: Report, api: EmbeddedApi, ids: reado
       {
         section,
         name: "server CPU per call",
-        value: `${ms(e.oursCpuMs)} vs ${ms(e.minimalCpuMs)}: ${times(e.oursCpuMs, e.minimalCpuMs)}; vs the minimal server with undici ${ms(e.undiciCpuMs)}: ${times(e.oursCpuMs, e.undiciCpuMs)}`,
-        how: `user + system time of each server process (/proc/<pid>/stat) over the measured calls, divided by their number; the undici yardstick is test/bench/minimal-server.mjs --undici, in the same rotation (its round trip: median ${ms(e.undici.median)})`,
+        value: `${ms(e.cpu.oursMs)} vs ${ms(e.cpu.minimalMs)}: ${times(e.cpu.oursMs, e.cpu.minimalMs)}; vs the minimal server with undici ${ms(e.cpu.undiciMs)}: ${ratioOf(e.cpu)}`,
+        how: `CPU time of each server process (its threads' scheduler time, lib.ts cpuMs) per call in ${WINDOWS} windows of ${CALLS_PER_WINDOW} calls after ${WARMUP} calls: the median window, and for the undici yardstick (test/bench/minimal-server.mjs --undici, in the same rotation; its round trip: median ${ms(e.undici.median)}) the median of the windows' ratios`,
+      },
+      {
+        section,
+        name: "server CPU per call, first calls and steady state",
+        value: `first ${FIRST_CALLS} calls: ${ms(e.firstCpu.oursMs)} vs ${ms(e.firstCpu.undiciMs)} (undici): ${ratioOf(e.firstCpu)}; after ${STEADY_AFTER} calls: ${ms(e.steadyCpu.oursMs)} vs ${ms(e.steadyCpu.undiciMs)}: ${ratioOf(e.steadyCpu)}`,
+        how: `the same servers: their first ${FIRST_CALLS} calls in one window (V8 still compiling), and ${STEADY_WINDOWS} windows of ${CALLS_PER_WINDOW} after ${STEADY_AFTER} calls, when V8 has optimised what it will`,
+      },
+      {
+        section,
+        name: "server CPU per call vs the undici server returning the same result",
+        value: `after ${WARMUP} calls: ${ms(e.cpu.oursMs)} vs ${ms(e.cpu.sameMs)}: ${e.cpu.sameRatio.toFixed(2)}×; after ${STEADY_AFTER}: ${ms(e.steadyCpu.oursMs)} vs ${ms(e.steadyCpu.sameMs)}: ${e.steadyCpu.sameRatio.toFixed(2)}×; first ${FIRST_CALLS}: ${e.firstCpu.sameRatio.toFixed(2)}×`,
+        how: "test/bench/minimal-server.mjs --undici --same-result, in the same rotation: structured content, the same as JSON text and a resource link per record the part names, with no check of the answer; what is left is what parts-mcp does beyond the result's shape",
       },
       {
         section,
@@ -251,12 +325,13 @@ export async function benchOverhead(report: Report, api: EmbeddedApi, ids: reado
     checkRatio(
       report,
       `server CPU per get_part over stdio, vs the minimal server with undici (${e.era})`,
-      e.oursCpuMs,
-      e.undiciCpuMs,
+      e.cpu.oursMs,
+      e.cpu.undiciMs,
       1.3,
       ms,
       false,
       "minimal (undici)",
+      e.cpu.undiciRatio,
     );
   }
   report.data.overhead = {
