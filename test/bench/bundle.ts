@@ -3,7 +3,7 @@
 // request statistics) got into it. Its cold start is section 2's figure: the benchmarks spawn that
 // same script.
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 // @ts-expect-error the build script is plain JavaScript
 import { FILES } from "../../scripts/build.mjs";
@@ -15,7 +15,7 @@ const TEST_ONLY_MARKERS = ["reset-mid-body", "slow-drip", "redirect-other-host"]
 export function benchBundle(report: Report) {
   const launcher = serverCommand().args.find((arg) => arg.endsWith(".js")) as string;
   const script = join(dirname(launcher), FILES.bundle);
-  const source = readFileSync(join(repoRoot, script));
+  const source = readFileSync(resolve(repoRoot, script));
   const bytes = source.length;
   const gzipBytes = gzipSync(source).length;
   const text = source.toString("utf8");
