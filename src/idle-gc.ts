@@ -19,7 +19,7 @@ import {
   type Gc,
   keepYoungGenerationSmall,
   letYoungGenerationGrowOnce,
-  youngGenerationBytes,
+  youngGenerationCapacity,
   youngGenerationSizedHere,
 } from "./v8-flags";
 
@@ -38,7 +38,8 @@ let timer: NodeJS.Timeout | undefined;
 
 /** The young generation: at its idle size, allowed to grow once, or grown for calls. */
 let young: "idle" | "growing" | "grown" = "idle";
-let idleBytes = 0;
+/** Its capacity before any call let it grow: what it goes back to. */
+let idleCapacity: number | undefined;
 let callsSinceLook = 0;
 
 /** Marks activity: the collection runs IDLE_MS after the last call to this. */
@@ -53,20 +54,22 @@ export function collectWhenIdle(): void {
     timer = undefined;
     if (!gc) return;
     compactingCollection(gc);
-    void youngGenerationForIdle(gc);
+    youngGenerationForIdle(gc).catch(() => {
+      // Only V8's collections run in there; nothing to undo if one throws.
+    });
   }, IDLE_MS).unref();
 }
 
 function youngGenerationForCalls(): void {
   if (young === "grown" || !youngGenerationSizedHere()) return;
   if (young === "idle") {
-    idleBytes = youngGenerationBytes();
+    idleCapacity ??= youngGenerationCapacity();
     letYoungGenerationGrowOnce();
     young = "growing";
     callsSinceLook = 0;
   } else if (++callsSinceLook === CALLS_PER_LOOK) {
     callsSinceLook = 0;
-    if (youngGenerationBytes() > idleBytes) {
+    if (youngGenerationCapacity() > (idleCapacity as number)) {
       keepYoungGenerationSmall();
       young = "grown";
     }
@@ -77,7 +80,8 @@ async function youngGenerationForIdle(collect: Gc): Promise<void> {
   if (young === "idle" || !youngGenerationSizedHere()) return;
   keepYoungGenerationSmall();
   young = "idle";
-  for (let i = 0; i < SHRINKING_COLLECTIONS && young === "idle" && youngGenerationBytes() > idleBytes; i++) {
+  const grown = () => youngGenerationCapacity() > (idleCapacity as number);
+  for (let i = 0; i < SHRINKING_COLLECTIONS && young === "idle" && grown(); i++) {
     await new Promise((resolve) => setTimeout(resolve, SHRINKING_PAUSE_MS).unref());
     if (young === "idle") collect({ type: "minor" });
   }

@@ -49,9 +49,14 @@ export function letYoungGenerationGrowOnce(): void {
   setFlagsFromString("--semi-space-growth-factor=8");
 }
 
-/** The young generation's committed bytes. */
-export function youngGenerationBytes(): number {
-  return getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? 0;
+/**
+ * The young generation's capacity in bytes (a semi-space's): what it can hold before a collection,
+ * whether or not V8 has committed the other semi-space's memory at the moment (`space_size`, the
+ * memory committed, reads 1 MiB or 2 MiB for the same 1 MiB young generation).
+ */
+export function youngGenerationCapacity(): number {
+  const space = getHeapSpaceStatistics().find((entry) => entry.space_name === "new_space");
+  return space ? space.space_used_size + space.space_available_size : 0;
 }
 
 let throughputFirst = false;
