@@ -27,6 +27,8 @@ export function readRecord(schema: z.ZodType, value: unknown): unknown {
 interface Def {
   type: string;
   checks?: { _zod: { def: { check: string; format?: string } } }[];
+  /** Set when the type itself carries a check (a string format, `z.int()`). */
+  check?: string;
   format?: string;
   pattern?: RegExp;
   entries?: Record<string, unknown>;
@@ -36,13 +38,35 @@ interface Def {
   catchall?: z.ZodType;
 }
 
-const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+interface Internals {
+  def: Def;
+  /** The values an enum or a literal takes, as zod checks them. */
+  values?: Set<unknown>;
+  optin?: string;
+}
+
+const internalsOf = (schema: z.ZodType) => (schema as unknown as { _zod: Internals })._zod;
+const defOf = (schema: z.ZodType) => internalsOf(schema).def;
 
 /** String formats whose whole check is their pattern (zod's $ZodCheckStringFormat). */
 const PATTERN_FORMATS: ReadonlySet<string> = new Set(["datetime"]);
 
 function compile(schema: z.ZodType): Reader {
+  try {
+    return generate(schema);
+  } catch {
+    // A schema it cannot follow, or a process that forbids code from strings: zod reads everything.
+    return (value) => {
+      const parsed = schema.safeParse(value);
+      return parsed.success ? parsed.data : NOT_READ;
+    };
+  }
+}
+
+function generate(schema: z.ZodType): Reader {
   const constants: unknown[] = [];
+  /** The schemas being written out, for one that holds itself (zod then reads it). */
+  const open = new Set<z.ZodType>();
   const constant = (value: unknown) => `c[${constants.push(value) - 1}]`;
   let names = 0;
   const fresh = (prefix: string) => `${prefix}${names++}`;
@@ -52,21 +76,47 @@ function compile(schema: z.ZodType): Reader {
    * whether they refuse `undefined` (a required key must then be there, as zod requires).
    */
   const emit = (node: z.ZodType, input: string, out: string): [code: string, refusesUndefined: boolean] => {
+    if (open.has(node)) return fallback(node, input, out);
+    open.add(node);
+    try {
+      return emitKnown(node, input, out) ?? fallback(node, input, out);
+    } finally {
+      open.delete(node);
+    }
+  };
+
+  /** zod reads this part. */
+  const fallback = (node: z.ZodType, input: string, out: string): [string, boolean] => {
+    const parsed = fresh("p");
+    const code = `const ${parsed} = ${constant(node)}.safeParse(${input}); if (!${parsed}.success) return N; ${out} = ${parsed}.data;`;
+    return [code, false];
+  };
+
+  const emitKnown = (node: z.ZodType, input: string, out: string): [string, boolean] | undefined => {
     const def = defOf(node);
-    const plain = (def.checks ?? []).length === 0;
+    const noChecks = (def.checks ?? []).length === 0;
+    const plain = noChecks && def.check === undefined;
     const [check] = def.checks ?? [];
     const typed = (test: string): [string, boolean] => [`if (${test}) return N; ${out} = ${input};`, true];
     switch (def.type) {
       case "string":
-        if (!plain) break;
-        if (def.format === undefined) return typed(`typeof ${input} !== "string"`);
-        if (PATTERN_FORMATS.has(def.format) && def.pattern && !def.pattern.global && !def.pattern.sticky) {
+        if (plain && def.format === undefined) return typed(`typeof ${input} !== "string"`);
+        if (
+          noChecks &&
+          def.check === "string_format" &&
+          def.format !== undefined &&
+          PATTERN_FORMATS.has(def.format) &&
+          def.pattern &&
+          !def.pattern.global &&
+          !def.pattern.sticky
+        ) {
           return typed(`typeof ${input} !== "string" || !${constant(def.pattern)}.test(${input})`);
         }
         break;
       case "number":
         if (plain) return typed(`typeof ${input} !== "number" || !Number.isFinite(${input})`);
         if (
+          def.check === undefined &&
           def.checks?.length === 1 &&
           check?._zod.def.check === "number_format" &&
           check._zod.def.format === "safeint"
@@ -77,12 +127,13 @@ function compile(schema: z.ZodType): Reader {
       case "boolean":
         if (plain) return typed(`typeof ${input} !== "boolean"`);
         break;
-      case "enum":
-        if (plain && def.entries)
-          return typed(`!${constant(new Set(Object.values(def.entries)))}.has(${input})`);
+      case "enum": {
+        const { values } = internalsOf(node);
+        if (plain && values instanceof Set) return typed(`!${constant(values)}.has(${input})`);
         break;
+      }
       case "optional":
-        if (plain && def.innerType) {
+        if (plain && def.innerType && internalsOf(node).optin === "optional") {
           const [inner] = emit(def.innerType, input, out);
           return [`if (${input} === undefined) ${out} = undefined; else { ${inner} }`, false];
         }
@@ -105,7 +156,15 @@ function compile(schema: z.ZodType): Reader {
         }
         break;
       case "object":
-        if (plain && def.shape && !def.catchall && !Object.hasOwn(def.shape, "__proto__")) {
+        if (
+          plain &&
+          def.shape &&
+          !def.catchall &&
+          !Object.hasOwn(def.shape, "__proto__") &&
+          Object.getOwnPropertySymbols(def.shape).length === 0 &&
+          // A key zod fills in when absent (a default) is zod's to read.
+          Object.values(def.shape).every((field) => internalsOf(field).optin !== "defaulted")
+        ) {
           const fields = Object.entries(def.shape).map(([key, field]) => {
             const [value, read] = [fresh("v"), fresh("r")];
             const name = JSON.stringify(key);
@@ -122,19 +181,9 @@ function compile(schema: z.ZodType): Reader {
         }
         break;
     }
-    const parsed = fresh("p");
-    const code = `const ${parsed} = ${constant(node)}.safeParse(${input}); if (!${parsed}.success) return N; ${out} = ${parsed}.data;`;
-    return [code, false];
+    return undefined;
   };
 
   const body = `return function read(input) { let out; ${emit(schema, "input", "out")[0]} return out; };`;
-  try {
-    return new Function("N", "c", body)(NOT_READ, constants) as Reader;
-  } catch {
-    // A process that forbids code from strings: zod reads everything.
-    return (value) => {
-      const parsed = schema.safeParse(value);
-      return parsed.success ? parsed.data : NOT_READ;
-    };
-  }
+  return new Function("N", "c", body)(NOT_READ, constants) as Reader;
 }

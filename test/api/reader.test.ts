@@ -154,6 +154,37 @@ describe("the compiled readers of the API's records", () => {
     expectAsZod(endpoints.getPart.response, hostile);
   });
 
+  it("follow zod where a type carries its own check, an enum maps names, a default sits in an optional, a key is a symbol, or a schema holds itself", () => {
+    enum Numeric {
+      One = 1,
+      Two = 2,
+    }
+    const symbolKey = Symbol("key");
+    const tree = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(tree).optional();
+      },
+    });
+    const cases: [z.ZodType, unknown[]][] = [
+      [z.object({ count: z.int() }), [{ count: 2 }, { count: 1.5 }, { count: 2 ** 60 }]],
+      [z.object({ level: z.enum(Numeric) }), [{ level: 1 }, { level: "One" }, { level: 3 }]],
+      [z.object({ unit: z.string().default("mm").optional() }), [{}, { unit: "in" }, { unit: 1 }]],
+      [
+        z.object({ [symbolKey]: z.string(), name: z.string() }),
+        [{ name: "a" }, { name: "a", [symbolKey]: "b" }],
+      ],
+      [
+        tree,
+        [
+          { name: "a", children: [{ name: "b", children: [] }] },
+          { name: "a", children: [{ name: 1 }] },
+        ],
+      ],
+    ];
+    for (const [schema, values] of cases) for (const value of values) expectAsZod(schema, value);
+  });
+
   it("leave to zod what they do not know, and agree with it there too", () => {
     const schema = z.object({
       code: z.string().min(2),
