@@ -22,8 +22,9 @@ const INVISIBLE_FROM = new RegExp(INVISIBLE.source, "gu");
  * Where the gate may have work: anything but printable ASCII, tab, line feed, carriage return and
  * the letters, marks and punctuation of the common scripts with the dashes, quotes, bullets,
  * currency, arrows and mathematical signs beside them (none is a control, a format character or a
- * separator; U+00AD, the soft hyphen, is). One search of V8's compiled expressions passes over a
- * whole answer about three times faster than a loop over its characters.
+ * line or paragraph separator; U+00AD, the soft hyphen, is a format character). One search of V8's
+ * compiled expressions passes over a whole answer about three times faster than a loop over its
+ * characters.
  */
 const SUSPECT = /[^\t\n\r\x20-\x7e\xa0-\xac\xae-\u05ff\u2010-\u2027\u2030-\u205f\u2070-\u2bff]/;
 /**

@@ -127,7 +127,7 @@ export function sampleRss(pid: number, everyMs = 50): { stop(): Promise<RssSampl
 
 /**
  * CPU time a process has used so far, in ms: the scheduler's own count for each of its threads
- * (/proc/<pid>/task/<tid>/sched, in nanoseconds) where the kernel keeps one, else user + system
+ * (/proc/<pid>/task/<tid>/sched, in ms to the nanosecond) where the kernel keeps one, else user + system
  * time from /proc/<pid>/stat, which counts in 10 ms ticks: too coarse for a window of a few
  * hundred calls. (A thread that has ended drops out of the first sum; a server's threads last.)
  */
