@@ -2,7 +2,7 @@
 // code cache of its own modules only while every flag is at its default, and V8 stamps a code cache
 // with the flags in force when it is made, refusing it under others. A code cache made before and
 // after each step must be byte for byte the same.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
 import { describe, expect, it } from "vitest";
@@ -64,6 +64,27 @@ describe("the V8 flags the server sets", () => {
     undoKeepYoungGenerationSmall();
     expect(youngGenerationSizedHere()).toBe(false);
     expect(cacheOf().equals(before)).toBe(true);
+  });
+
+  it("run V8's most thorough collection without a word on stderr, and give the young generation back", () => {
+    const script = `
+      require("tsx/cjs");
+      const flags = require("./src/v8-flags.ts");
+      const gc = flags.exposedGc();
+      const emitWarning = process.emitWarning;
+      let kept = [];
+      flags.letYoungGenerationGrowOnce();
+      for (let i = 0; i < 4e5; i++) { kept.push({ i }); if (kept.length > 20000) kept = []; }
+      flags.keepYoungGenerationSmall();
+      kept = [];
+      const grown = flags.youngGenerationCapacity();
+      flags.collectAllAvailableGarbage(gc);
+      process.stdout.write(JSON.stringify({ grown, after: flags.youngGenerationCapacity(), same: process.emitWarning === emitWarning }));`;
+    const child = spawnSync(process.execPath, ["-e", script], { cwd: repoRoot, encoding: "utf8" });
+    expect(child.stderr).toBe("");
+    const { grown, after, same } = JSON.parse(child.stdout);
+    expect(after).toBeLessThan(grown);
+    expect(same).toBe(true);
   });
 
   it("give a working gc() without leaving --expose-gc on, and compact only for that collection", () => {
