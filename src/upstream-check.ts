@@ -26,7 +26,7 @@ async function checkUpstream(api: PartsApiClient, config: ApiConfig, logger: Log
   const where = `the ${config.environment} environment at ${config.baseUrl}`;
   const urlVariable = config.baseUrlVariable ?? ENV.baseUrl;
   try {
-    await api.call("listParts", { query: { pageSize: 1 } }, { deadline: createDeadline(CHECK_DEADLINE_MS) });
+    await probe(api);
     logger.info(`start-up check: ${where} accepted the token`);
     return "ok";
   } catch (error) {
@@ -34,6 +34,15 @@ async function checkUpstream(api: PartsApiClient, config: ApiConfig, logger: Log
     logger.warn(`start-up check failed: ${problem} Tool calls will fail until this is fixed.`);
     return problem;
   }
+}
+
+/** The one cheap read both checks make: the first page of one part, with the client's own token or another. */
+function probe(api: PartsApiClient, token?: string): Promise<unknown> {
+  return api.call(
+    "listParts",
+    { query: { pageSize: 1 } },
+    { deadline: createDeadline(CHECK_DEADLINE_MS), ...(token !== undefined && { token }) },
+  );
 }
 
 function describeProblem(error: unknown, where: string, urlVariable: string): string {
@@ -64,11 +73,7 @@ export async function checkPersonalToken(
   token: string,
 ): Promise<"accepted" | "refused" | "unavailable"> {
   try {
-    await api.call(
-      "listParts",
-      { query: { pageSize: 1 } },
-      { token, deadline: createDeadline(CHECK_DEADLINE_MS) },
-    );
+    await probe(api, token);
     return "accepted";
   } catch (error) {
     const status = error instanceof PartsApiError ? error.status : undefined;
