@@ -3,10 +3,10 @@
 // Completions offer them, and did-you-mean weighs them. Each token's memory is its own (keyed by a
 // digest of the token, never the token) and bounded.
 
+import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { entriesAtMost } from "./bounded-cache";
 import type { CallOptions } from "./client";
-import { createHash } from "./lazy-crypto";
 import type { ReferenceKind } from "./reference";
 
 export type KnownKind = ReferenceKind | "part" | "rfq" | "factory";

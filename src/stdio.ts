@@ -4,7 +4,6 @@
 // On stdin's end, SIGTERM or SIGINT the requests in flight are answered first (within the
 // shutdown time-out); a client that closes stdout ends the process with one log line.
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { describeCodeCache } from "./code-cache";
 import { openRuntime, type ServingConfig } from "./runtime";
 import { createServer } from "./server";
 import { StdioWire } from "./stdio-transport";
@@ -61,6 +60,5 @@ export async function runStdioServer(serving: ServingConfig): Promise<void> {
     baseUrl: upstream.connection.baseUrl,
     ...(upstream.connection.embedded && { note: "embedded sample API" }),
     tools: catalogue.tools.map((tool) => tool.name),
-    codeCache: describeCodeCache(),
   });
 }

@@ -6,7 +6,7 @@
 // other search, and its position cannot be rewritten.
 //
 // Layout (17 bytes, base64url): version 2 · position as uint32 big-endian · 12 bytes of digest.
-import { createHash, timingSafeEqual } from "../lazy-crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { SearchRefusal } from "./errors";
 import { MAX_POSITION } from "./part-index";
 
