@@ -18,12 +18,12 @@ import { registerViews } from "./apps/views";
 import type { Catalogue, CatalogueEntry } from "./catalogue";
 import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } from "./client";
 import { findPartAdvice, gate, invalidArgumentsMessage, type ServingMode, toolErrorMessage } from "./errors";
-import { collectWhenIdle } from "./idle-gc";
 import type { Logger } from "./log";
 import { echoableProgressToken } from "./message-guard";
 import { registerPrompts } from "./prompts";
 import type { ReferenceData, ReferenceKind } from "./reference";
-import { explainUnknownAddresses, registerResources, resourceUri } from "./resources";
+import { answerResourceReads } from "./resource-reads";
+import { registerResources, resourceUri, unknownAddress } from "./resources";
 import { type PartSearch, SearchRefusal, type SuggestKind } from "./search";
 import type { SeenRecords } from "./seen";
 import { telemetry } from "./telemetry";
@@ -90,20 +90,6 @@ type ToolOutcome =
  */
 const STATIC_LIST: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
 
-/** Tool runs of each instance not yet returned, and who waits for them all to have returned. */
-const running = new WeakMap<McpServer, { count: number; waiting: (() => void)[] }>();
-
-/**
- * Resolves once every tool run of `server` has returned: a run whose request ended (its client
- * gone) may still be unwinding, and must not notify a later request served by the same instance
- * (src/http/server-pool.ts waits for this before it keeps an instance).
- */
-export function runsSettled(server: McpServer): Promise<void> {
-  const state = running.get(server);
-  if (!state || state.count === 0) return Promise.resolve();
-  return new Promise((resolve) => state.waiting.push(resolve));
-}
-
 export function createServer(options: ServerOptions): McpServer {
   const server = new McpServer(
     { name: "parts-mcp", title: "Parts and Sourcing", version: VERSION },
@@ -130,6 +116,7 @@ export function createServer(options: ServerOptions): McpServer {
   // Every result, error and notification this server sends passes the one text gate: here, or
   // as text on our own wires.
   if (!options.wireGates) gateServer(server);
+  telemetry.instrument(server, options.mode === "stdio" ? "pipe" : "tcp");
   const findPart = findPartAdvice((tool) => options.catalogue.has(tool));
   const scope: RequestScope = {
     api: options.api,
@@ -162,19 +149,9 @@ export function createServer(options: ServerOptions): McpServer {
         findPart,
         ...(options.connection.urlSetting && { urlSetting: options.connection.urlSetting }),
       }),
-    run: async (entry, args, ctx) => {
-      runs.count++;
-      try {
-        return await runTool(entry, args, ctx);
-      } finally {
-        if (--runs.count === 0) for (const settled of runs.waiting.splice(0)) settled();
-      }
-    },
+    run: (entry, args, ctx) => runTool(entry, args, ctx),
   };
-  const runs = { count: 0, waiting: [] as (() => void)[] };
-  running.set(server, runs);
   const runTool: RequestScope["run"] = async ({ tool, input }, args, ctx) => {
-    collectWhenIdle();
     const parsed = input.safeParse(args ?? {});
     if (!parsed.success) {
       return { ok: false, invalid: true, message: invalidArgumentsMessage(tool.name, parsed.error, input) };
@@ -213,11 +190,11 @@ export function createServer(options: ServerOptions): McpServer {
     }
   };
   registerTools(server, scope);
-  const addresses = registerResources(server, scope);
-  if (options.catalogue.views) addresses.push(registerViews(server));
-  explainUnknownAddresses(server, addresses);
+  const readables = registerResources(server, scope);
+  if (options.catalogue.views) readables.push(registerViews(server));
+  const addresses = readables.map(({ address }) => address);
+  answerResourceReads(server, readables, (uri) => unknownAddress(uri, addresses));
   registerPrompts(server, scope);
-  telemetry.instrument(server, options.mode === "stdio" ? "pipe" : "tcp");
   return server;
 }
 

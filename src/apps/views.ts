@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import type { CacheHint, McpServer } from "@modelcontextprotocol/server";
+import type { Readable } from "../resource-reads";
 import { VERSION } from "../version";
 
 /** The tools whose results have a view, all the same document. */
@@ -35,9 +36,9 @@ export function viewMetaFor(toolName: string): Record<string, unknown> | undefin
   return { ui: { resourceUri: VIEW_URI } };
 }
 
-/** Registers the views' `ui://` resource on one server instance; returns its address. */
-export function registerViews(server: McpServer): string {
-  server.registerResource(
+/** Registers the views' `ui://` resource on one server instance; returns it with its address. */
+export function registerViews(server: McpServer): Readable {
+  const registered = server.registerResource(
     "parts-view",
     VIEW_URI,
     {
@@ -51,7 +52,7 @@ export function registerViews(server: McpServer): string {
       contents: [{ uri: VIEW_URI, mimeType: RESOURCE_MIME_TYPE, text: viewDocument(), _meta: VIEW_META }],
     }),
   );
-  return VIEW_URI;
+  return { address: VIEW_URI, registered };
 }
 
 /** Where the built document is: beside the bundle (dist/parts-mcp.bundle.js), or in dist/ from source. */

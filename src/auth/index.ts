@@ -8,7 +8,6 @@ import {
   type AuthInfo,
   bearerAuthChallengeResponse,
   buildOAuthProtectedResourceMetadata,
-  type McpServer,
 } from "@modelcontextprotocol/server";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { BodyTooLarge, readBody } from "../body";
@@ -40,8 +39,8 @@ export interface OAuthGate {
   route(req: IncomingMessage, res: ServerResponse, path: string): boolean;
   /** Who is calling /mcp, from the Authorization header. */
   authenticate(req: IncomingMessage): Promise<Authentication>;
-  /** Fits a request's server with the step-up challenge of the write tools. */
-  prepare(server: McpServer): void;
+  /** The 403 step-up challenge of a write tool's call without parts:write, or undefined. */
+  scopeChallenge(message: unknown, authInfo: AuthInfo): Response | undefined;
   /** The store's kind and whether it answers, for /healthz. */
   health(): Promise<{ store: string; ok: boolean }>;
   close(): Promise<void>;
@@ -222,7 +221,7 @@ export async function startOAuth({ config, logger, checkToken, onSignIn }: OAuth
       }
     },
 
-    prepare: (server) => resourceServer.requireWriteScope(server),
+    scopeChallenge: (message, authInfo) => resourceServer.scopeChallenge(message, authInfo),
 
     async health() {
       return { store: sql.kind, ok: await store.healthy() };

@@ -4,8 +4,6 @@
 // bound to its upstream token (the server's own, or the client's X-Parts-Api-Token).
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { McpServer } from "@modelcontextprotocol/server";
-import { describeCodeCache } from "../code-cache";
 import { ConfigError, HTTP_ENV, type HttpConfig, isLoopbackHost, type LimitsConfig } from "../config";
 import type { Logger } from "../log";
 import { explainListenError, urlHost } from "../net";
@@ -13,7 +11,6 @@ import { openRuntime, type ServingConfig } from "../runtime";
 import { createServer, type ServerOptions } from "../server";
 import { telemetry } from "../telemetry";
 import { checkPersonalToken } from "../upstream-check";
-import { preferThroughput } from "../v8-flags";
 import { VERSION } from "../version";
 import { AccessControl, OriginGuard } from "./access";
 import { ConnectionCap } from "./connections";
@@ -30,7 +27,7 @@ type HttpServerOptions = Omit<ServerOptions, "token" | "mode"> & {
   http: HttpConfig;
   limits: LimitsConfig;
   /** The `oauth` mode's gate (src/auth/), loaded only in that mode. */
-  oauth?: OAuthHooks & { prepare(server: McpServer): void };
+  oauth?: OAuthHooks;
 };
 
 /**
@@ -61,15 +58,12 @@ async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpS
     crowded: (socket) => cap.crowded(socket),
     guard: new OriginGuard(http),
     access: new AccessControl(http.access),
-    createServer: (token) => {
-      const server = createServer({
+    createServer: (token) =>
+      createServer({
         ...serverOptions,
         ...(token === undefined ? { mode: "http" } : { token, mode: "http-per-user" }),
         wireGates: true,
-      });
-      oauth?.prepare(server);
-      return server;
-    },
+      }),
     maxBodyBytes: http.maxBodyBytes,
     maxInFlight: limits.maxInFlight,
     logger: options.logger,
@@ -152,7 +146,6 @@ export interface HttpRunOptions extends ServingConfig {
 
 /** The `parts-mcp --http` process: serves until SIGTERM or SIGINT, then drains and exits. */
 export async function runHttpServer(options: HttpRunOptions): Promise<void> {
-  preferThroughput();
   const { api, http, limits, catalogue } = options;
   const perUser = http.access.perUser || http.access.oauth !== undefined;
   // With per-user or oauth access there is no server token to check at start.
@@ -206,7 +199,6 @@ export async function runHttpServer(options: HttpRunOptions): Promise<void> {
     ...(upstream.connection.embedded && { note: "embedded sample API" }),
     tools: catalogue.tools.map((tool) => tool.name),
     access: new AccessControl(http.access).mode,
-    codeCache: describeCodeCache(),
   });
 }
 

@@ -25,7 +25,10 @@ interface SearchSizes {
 }
 
 export interface Telemetry {
-  /** Wraps every request handler of `server` in a SERVER span and the operation-duration metric. */
+  /**
+   * Wraps each request handler set on `server` from now on in a SERVER span and the
+   * operation-duration metric: call it before registering tools, resources and prompts.
+   */
   instrument(server: McpServer, transport: NetworkTransport): void;
   /**
    * A CLIENT span for one upstream attempt (`attempt` 1 for the first, 2 for the first retry…) to

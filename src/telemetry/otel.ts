@@ -238,9 +238,14 @@ export async function openTelemetry(
 
   const hooks: Telemetry = {
     instrument(server, transport) {
-      const handlers = (server.server as unknown as { _requestHandlers: Map<string, Handler> })
-        ._requestHandlers;
-      for (const [method, handler] of handlers) handlers.set(method, traced(method, handler, transport));
+      // The SDK has no public hook around its request handlers: every handler set from here on
+      // (the tools', resources', prompts' and completions') is set traced. The few the SDK's Server
+      // sets in its constructor (initialize, ping, server/discover, logging/setLevel) are not.
+      const protocol = server.server as unknown as {
+        setRequestHandler(method: string, handler: Handler): void;
+      };
+      const set = protocol.setRequestHandler.bind(protocol);
+      protocol.setRequestHandler = (method, handler) => set(method, traced(method, handler, transport));
     },
     attempt(request, endpoint, origin, attempt) {
       const url = new URL(request.path, origin);
