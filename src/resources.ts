@@ -12,6 +12,7 @@ import {
   ResourceNotFoundError,
   ResourceTemplate,
   type ServerContext,
+  UriTemplate,
 } from "@modelcontextprotocol/server";
 import { escapeInvisible } from "./log";
 import type { Readable } from "./resource-reads";
@@ -122,6 +123,14 @@ const TEMPLATES: readonly TemplateSpec[] = [
   },
 ];
 
+/** Each template's address, parsed once for every server instance (HTTP builds one per request). */
+const PARSED = Object.fromEntries(
+  TEMPLATES.map((spec) => {
+    const address = `parts://${COLLECTIONS[spec.kind]}/{${spec.variable}}`;
+    return [spec.kind, { address, uriTemplate: new UriTemplate(address) }];
+  }),
+) as Record<KnownKind, { address: string; uriTemplate: UriTemplate }>;
+
 /** Registers the records' resources; returns them with their addresses (`parts://standards`, `parts://parts/{id}`…). */
 export function registerResources(server: McpServer, scope: RequestScope): Readable[] {
   const { reference, catalogue } = scope;
@@ -146,8 +155,8 @@ export function registerResources(server: McpServer, scope: RequestScope): Reada
   for (const spec of TEMPLATES) {
     const entry = catalogue.get(spec.tool);
     if (!entry) continue;
-    const address = `parts://${COLLECTIONS[spec.kind]}/{${spec.variable}}`;
-    const template = new ResourceTemplate(address, {
+    const { address, uriTemplate } = PARSED[spec.kind];
+    const template = new ResourceTemplate(uriTemplate, {
       list:
         spec.kind === "standard" && catalogue.has("list_standards")
           ? async (ctx) => ({
