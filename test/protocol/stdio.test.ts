@@ -2,7 +2,6 @@
 // it stops cleanly when its client goes away or it is told to.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { mcpJsonEntry, repoRoot, startServer } from "../support/mcp-server";
@@ -142,37 +141,6 @@ describe("the stdio server", () => {
     const lines = stdout.split("\n").filter(Boolean);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
     expect(lines.map((l) => JSON.parse(l).id)).toEqual([1, 2]);
-  });
-
-  it("answers first without loading what only upstream requests need (undici, node:http, node:crypto)", async () => {
-    // They cost about 10 ms of every cold start; the client loads them on its first request.
-    const child = spawnFromMcpJson({ PARTS_API_BASE_URL: api.url, PARTS_API_TOKEN: api.demoToken }, [
-      "-r",
-      join(repoRoot, "test/support/builtins-at-first-answer.cjs"),
-    ]);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.stdin.write(initialize);
-    await once(child.stdout, "data");
-    child.stdin.write(
-      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_part", arguments: { id: "nope" } } })}\n`,
-    );
-    while (stdout.split("\n").filter(Boolean).length < 2) await once(child.stdout, "data");
-    child.stdin.end();
-    await once(child, "exit");
-    const line = stderr.split("\n").find((l) => l.startsWith("builtins-at-first-answer: "));
-    const loaded = new Set(line?.slice("builtins-at-first-answer: ".length).split(" "));
-    expect(loaded.has("net"), "the probe saw the stdio pipes").toBe(true);
-    for (const name of ["http", "_http_client", "crypto", "assert", "http2"])
-      expect(loaded.has(name), name).toBe(false);
-    // …and the call after it reached the API through them.
-    expect(JSON.parse(stdout.split("\n")[1] ?? "{}").result.content[0].text).toContain("nope");
   });
 
   it("exits 0 on SIGTERM", async () => {
