@@ -50,7 +50,7 @@ export function oursSpec(
     label: "parts-mcp",
     command: process.execPath,
     args: [BUNDLE, ...args],
-    env: { ...apiEnv(api), PARTS_MCP_LOG_LEVEL: "warn", ...env },
+    env: { PARTS_API_ENV: "local", ...apiEnv(api), PARTS_MCP_LOG_LEVEL: "warn", ...env },
   };
 }
 
