@@ -103,7 +103,7 @@ export function createServer(options: ServerOptions): McpServer {
         completions: {},
         logging: {},
       },
-      instructions: instructions(options.connection, options.catalogue),
+      instructions: instructionsFor(options.connection, options.catalogue),
       cacheHints: {
         "tools/list": STATIC_LIST,
         "prompts/list": STATIC_LIST,
@@ -319,6 +319,17 @@ function progressReporter(ctx: ServerContext): Pick<ToolContext, "progress"> & {
 }
 
 const failure = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true });
+
+/** The instructions of each connection and catalogue, written once (HTTP builds a server per request). */
+const written = new WeakMap<Connection, WeakMap<Catalogue, string>>();
+
+function instructionsFor(connection: Connection, catalogue: Catalogue): string {
+  let byCatalogue = written.get(connection);
+  if (!byCatalogue) written.set(connection, (byCatalogue = new WeakMap()));
+  let text = byCatalogue.get(catalogue);
+  if (text === undefined) byCatalogue.set(catalogue, (text = instructions(connection, catalogue)));
+  return text;
+}
 
 function instructions(connection: Connection, tools: Pick<Catalogue, "has">): string {
   const where = connection.embedded
