@@ -1,9 +1,11 @@
 // The authorization server's state, in SQL that PostgreSQL and PGlite both run: the records of
 // oidc-provider (clients, grants, codes, tokens, sessions, interactions), each grant's sealed
-// Parts API token, and the server's own sealed secrets (signing and cookie keys). Migrations run
+// Parts API token, the server's own sealed secrets (signing and cookie keys), and the ids of the
+// confirmations already answered (src/confirm/ledger.ts: once across replicas). Migrations run
 // at start under an advisory lock, so replicas starting together apply them once. Times are
 // epoch milliseconds of this process's clock.
 import { ConfigError } from "../config";
+import type { OnceLedger } from "../confirm/ledger";
 import type { Keyring } from "./keyring";
 import type { Sql } from "./sql";
 
@@ -35,6 +37,11 @@ const MIGRATIONS: readonly string[] = [
      name text PRIMARY KEY,
      sealed text NOT NULL
    );`,
+  `CREATE TABLE confirmations_answered (
+     id text PRIMARY KEY,
+     expires_at bigint NOT NULL
+   );
+   CREATE INDEX confirmations_answered_expiry ON confirmations_answered (expires_at);`,
 ];
 
 export interface StoredRecord {
@@ -42,7 +49,7 @@ export interface StoredRecord {
   consumedAt: number | null;
 }
 
-export class OAuthStore {
+export class OAuthStore implements OnceLedger {
   readonly sql: Sql;
   readonly #keyring: Keyring;
 
@@ -169,6 +176,17 @@ export class OAuthStore {
     return count;
   }
 
+  // -- confirmations answered (the once-use ledger of src/confirm/) -----------------------------
+
+  /** True the first time `id` is claimed on any replica; false for a replay. */
+  async claim(id: string, expiresAt: number): Promise<boolean> {
+    const rows = await this.sql.query(
+      "INSERT INTO confirmations_answered (id, expires_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id",
+      [id, expiresAt],
+    );
+    return rows.length === 1;
+  }
+
   // -- the server's own secrets ----------------------------------------------------------------
 
   /** The secret `name`, made by `create` by whichever replica asks first. */
@@ -215,7 +233,11 @@ export class OAuthStore {
       "DELETE FROM oauth_grant_tokens WHERE expires_at <= $1 RETURNING grant_id",
       [now],
     );
-    return records.length + tokens.length;
+    const answered = await this.sql.query(
+      "DELETE FROM confirmations_answered WHERE expires_at <= $1 RETURNING id",
+      [now],
+    );
+    return records.length + tokens.length + answered.length;
   }
 
   async healthy(): Promise<boolean> {

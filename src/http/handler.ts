@@ -16,6 +16,7 @@ import { runsSettled } from "../server";
 import { telemetry } from "../telemetry";
 import type { AccessControl, OriginGuard } from "./access";
 import { BUSY_MESSAGE } from "./connections";
+import { EraReconciler } from "./era";
 import { respond, rpcError } from "./respond";
 import { ServerPool } from "./server-pool";
 
@@ -60,6 +61,7 @@ export class McpHttpHandler {
   readonly #fetch: ReturnType<typeof createMcpHandler>["fetch"];
   readonly #onerror: (error: Error) => void;
   readonly #pool: ServerPool;
+  readonly #era: EraReconciler;
   #draining = false;
   #inFlight = 0;
   #idle: (() => void) | undefined;
@@ -68,6 +70,7 @@ export class McpHttpHandler {
 
   constructor(options: HandlerOptions) {
     this.#options = options;
+    this.#era = new EraReconciler(options.logger);
     const onerror = (error: Error) => options.logger.debug("MCP request refused", { error: error.message });
     // As many idle instances as requests may be in flight: what a burst built, the next reuses.
     this.#pool = new ServerPool({
@@ -172,6 +175,7 @@ export class McpHttpHandler {
           send(res, 200, JSON.stringify(refusal));
           return;
         }
+        this.#era.apply(req.headers, message);
         return respond(this.#fetch, req, res, message, auth, this.#onerror);
       })
       .catch((error: unknown) => {
