@@ -37,7 +37,11 @@ async function stateFor(name: string, args: Record<string, unknown>): Promise<st
 }
 
 /** The call again, with the person's answer and `state`. */
-function answer(name: string, args: Record<string, unknown>, state: string): Promise<CallToolResult | unknown> {
+function answer(
+  name: string,
+  args: Record<string, unknown>,
+  state: string,
+): Promise<CallToolResult | unknown> {
   return server.client
     .callTool({ name, arguments: args, inputResponses: YES, requestState: state } as never)
     .catch((error: unknown) => error);

@@ -2,7 +2,12 @@
 // official v2 client: on 2026-07-28 it fulfils the `input_required` form itself and calls again;
 // on a 2025-era connection that declared elicitation the server sends `elicitation/create`. What
 // the person answers decides what is written, counted in the embedded API's own store.
-import type { CallToolResult, ClientCapabilities, ElicitRequestFormParams, ElicitResult } from "@modelcontextprotocol/client";
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  ElicitRequestFormParams,
+  ElicitResult,
+} from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { MemoryLedger } from "../../src/confirm/ledger";
 import { randomKey } from "../../src/confirm/state";
@@ -103,7 +108,11 @@ describe.each(ERAS)("confirmed writes, %s era", (era) => {
     const part = api.store.sampleParts()[0];
     if (!part) throw new Error("no sample part");
     const before = api.store.importedFiles(part.id).length;
-    const result = await server.call("import_part_file", { partId: part.id, name: "bracket.step", sasUrl: SAS });
+    const result = await server.call("import_part_file", {
+      partId: part.id,
+      name: "bracket.step",
+      sasUrl: SAS,
+    });
     expect(result.isError).toBeFalsy();
     expect(api.store.importedFiles(part.id)).toHaveLength(before + 1);
     const message = asked[0]?.message ?? "";
