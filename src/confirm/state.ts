@@ -14,7 +14,7 @@ import {
 import type { OnceLedger } from "./ledger";
 
 /** How long a person has to answer: the state expires after it. */
-export const CONFIRM_TTL_SECONDS = 600;
+const CONFIRM_TTL_SECONDS = 600;
 
 /** What a state carries back, readable by the client, unforgeable. */
 export interface ConfirmState {
