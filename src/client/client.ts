@@ -15,8 +15,8 @@ import {
   endpoints,
   expandPath,
 } from "../api/endpoints";
-import { entriesAtMost } from "../bounded-cache";
-import { type Logger, SecretSet } from "../log";
+import { entriesAtMost } from "../data/bounded-cache";
+import { type Logger, SecretSet } from "../log/logger";
 import { telemetry } from "../telemetry";
 import { parseAnswer, responseFacts } from "./answer";
 import { AttemptFailure, cancelledError, deadlineError, errorFromFailure } from "./attempt-errors";
