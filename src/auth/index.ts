@@ -12,7 +12,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { isLoopbackHost, type OAuthConfig } from "../config";
-import type { Logger } from "../log";
+import type { Logger } from "../log/logger";
 import { Keyring } from "./keyring";
 import { createProvider, ROUTES, SCOPES } from "./provider";
 import { RateLimits } from "./rate-limit";

@@ -3,7 +3,7 @@
 // client chose about itself (its name, even its redirect address) is shown after the hosts a
 // person can check, and only through clientText.
 import { createHash } from "node:crypto";
-import { escapeInvisible } from "../text-gate";
+import { escapeInvisible } from "../text/gate";
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
 h1{font-size:1.4rem}label{display:block;margin:1rem 0 .3rem;font-weight:600}

@@ -6,7 +6,7 @@
 // error after a rotation, the rotated token is made usable again and the one that replaced it,
 // which no one received, is deleted, before the answer leaves.
 import type Provider from "oidc-provider";
-import type { Logger } from "../log";
+import type { Logger } from "../log/logger";
 
 interface Token {
   jti: string;

@@ -5,7 +5,7 @@
 // answers routes this server does not use (/session/end/confirm): any other spelling, method
 // or path is refused here with 404 or 405, so nothing reaches it around these checks.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BodyTooLarge, readBody } from "../body";
+import { BodyTooLarge, readBody } from "../http/body";
 import { authorizationProblem, withDefaultScope } from "./authorize-request";
 import { servedMetadata } from "./client-fetch";
 import { messagePage, PAGE_HEADERS } from "./page";
