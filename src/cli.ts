@@ -57,7 +57,7 @@ async function runConfig(argv: string[]): Promise<number | undefined> {
 }
 
 async function runHealthcheck(argv: string[]): Promise<number | undefined> {
-  const { checkHealth } = await import("./healthcheck");
+  const { checkHealth } = await import("./app/healthcheck");
   return runCommand(HEALTHCHECK_COMMAND, argv, async ({ values }) =>
     checkHealth(loadListenAddress(environment(values)), processOutput),
   );
@@ -84,8 +84,8 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
   const confirmWrites = loadConfirmWrites(env);
   const [{ tools: allTools }, { selectTools }, { buildCatalogue }] = await Promise.all([
     import("../tools"),
-    import("./selection"),
-    import("./catalogue"),
+    import("./mcp/selection"),
+    import("./mcp/catalogue"),
   ]);
   const catalogue = buildCatalogue(selectTools(allTools, selection), { views: loadAppsConfig(env).enabled });
 
@@ -101,7 +101,7 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
     }
     const api = loadApiConfig(env);
     if (process.stdin.isTTY) process.stderr.write(`${TERMINAL_HINT}\n`);
-    const { runStdioServer } = await import("./stdio");
+    const { runStdioServer } = await import("./stdio/serve");
     await runStdioServer({
       api,
       cache,

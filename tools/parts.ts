@@ -16,9 +16,9 @@ import {
   Standard,
 } from "../src/api/schemas";
 import { describeImport, describeNewPart } from "../src/confirm/summary";
-import { mayHaveTakenEffect, shortErrorMessage } from "../src/errors";
-import { urlSecrets } from "../src/log";
-import { REFERENCE_KINDS } from "../src/reference";
+import { REFERENCE_KINDS } from "../src/data/reference";
+import { urlSecrets } from "../src/log/logger";
+import { mayHaveTakenEffect, shortErrorMessage } from "../src/mcp/messages";
 import { CREATE, defineTool, READ, type ResourceRef } from "./define";
 import { categoryId, criticalityId, materialCode, partId, processCode, standardCode } from "./params";
 
@@ -109,7 +109,7 @@ export const getPart = defineTool({
   lookups: [{ kind: "part", argument: "id" }],
   handler: ({ id }, { api, call }) => api.call("getPart", { params: { id } }, call),
   links: (part) => referencesOf(part, false),
-  // The records it links are remembered with the part (src/server.ts records both).
+  // The records it links are remembered with the part (src/mcp/server.ts records both).
   mentions: (part) => [partRef(part)],
 });
 

@@ -24,9 +24,9 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { ToolContext } from "../../tools/define";
-import type { CatalogueEntry } from "../catalogue";
 import type { CallOptions } from "../client";
-import { tokenPartition } from "../seen";
+import { tokenPartition } from "../data/seen";
+import type { CatalogueEntry } from "../mcp/catalogue";
 import { CallerStates, type ConfirmSecrets, type ConfirmState } from "./state";
 
 export interface ConfirmStep {

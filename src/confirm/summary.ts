@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import type { CreatePartBody } from "../api/schemas";
 import type { CallOptions, PartsApiClient } from "../client";
-import type { ReferenceData, ReferenceKind, Resolved } from "../reference";
+import type { ReferenceData, ReferenceKind, Resolved } from "../data/reference";
 
 /** Characters shown of one value, and codes shown of one list. */
 const MAX_VALUE_CHARS = 120;

@@ -10,7 +10,7 @@
 // client.
 import type { IncomingHttpHeaders } from "node:http";
 import { CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
-import type { Logger } from "../log";
+import type { Logger } from "../log/logger";
 
 /** The revision an envelope-less request is served as. */
 const LEGACY_REVISION = "2025-11-25";
