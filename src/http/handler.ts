@@ -5,7 +5,8 @@
 // (2025 requests without a session id, 2026-07-28 requests with their `_meta` envelope) and takes
 // a server for the request, with its upstream token, from the pool (server-pool.ts). The body is
 // read and parsed here (size, type, JSON), so that the message guard shared with stdio sees it
-// before the SDK does.
+// before the SDK does; a protocol version header that disagrees with the body in a way known
+// hosts send is set from the body first (era.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
