@@ -5,7 +5,7 @@
 // API will refuse it). Every value is cut short, so the form stays readable whatever the draft.
 import type { z } from "zod";
 import type { CreatePartBody } from "../api/schemas";
-import type { CallOptions, PartsApiClient } from "../client";
+import { type CallOptions, type PartsApiClient, PartsApiError } from "../client";
 import type { ReferenceData, ReferenceKind, Resolved } from "../data/reference";
 
 /** Characters shown of one value, and codes shown of one list. */
@@ -56,12 +56,12 @@ export async function describeImport(
   { partId, name, sasUrl }: { partId: string; name: string; sasUrl: string },
   { api, call }: { api: PartsApiClient; call: CallOptions },
 ): Promise<string> {
-  // The part's title helps the person recognise it; without it (any failure) the id says enough.
-  const title = await api
-    .call("getPart", { params: { id: partId } }, call)
-    .then((part) => part.title)
-    .catch(() => undefined);
-  const part = title === undefined ? `part ${cut(partId)}` : `part ${cut(partId)} ("${cut(title)}")`;
+  // The part's title helps the person recognise it; when it cannot be read, the id says enough.
+  const title = await api.call("getPart", { params: { id: partId } }, call).then(
+    (found) => `"${cut(found.title)}"`,
+    (error: unknown) => (error instanceof PartsApiError && error.status === 404 ? "not found" : undefined),
+  );
+  const part = title === undefined ? `part ${cut(partId)}` : `part ${cut(partId)} (${title})`;
   return [`Import the file "${cut(name)}" into ${part}?`, `From: ${new URL(sasUrl).host}`].join("\n");
 }
 

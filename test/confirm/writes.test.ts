@@ -122,6 +122,13 @@ describe.each(ERAS)("confirmed writes, %s era", (era) => {
     expect(message).not.toMatch(/sig|sv=|\?sv|c2VjcmV0/);
   });
 
+  it("says in the form when the part to import into does not exist", async () => {
+    const { server, asked } = await serve(era, () => ({ action: "decline" }));
+    const result = await server.call("import_part_file", { partId: "prt_none", name: "a.step", sasUrl: SAS });
+    expect(asked[0]?.message).toContain("part prt_none (not found)");
+    expect(data(result).notWritten).toMatch(/declined/);
+  });
+
   it("asks again on a second call with the same arguments (each write its own question)", async () => {
     const { server, asked } = await serve(era, () => ACCEPT);
     const title = newTitle("twice");
