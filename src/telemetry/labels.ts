@@ -6,7 +6,7 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 
 /** The value recorded for a name this server does not serve. */
-export const UNKNOWN = "_unknown";
+const UNKNOWN = "_unknown";
 
 /** The longest string recorded as a label, a span-name part or a span attribute. */
 export const MAX_LABEL_CHARS = 128;
