@@ -7,7 +7,7 @@ import { isIP } from "node:net";
 import { validateHostHeader } from "@modelcontextprotocol/server";
 import { type AccessConfig, type HttpConfig, isWildcardHost } from "../config";
 import { createHash, timingSafeEqual } from "../lazy-crypto";
-import { bracketHost } from "../net";
+import { bracketHost } from "../net/hosts";
 
 const TOKEN_HEADER = "x-parts-api-token";
 
