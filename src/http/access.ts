@@ -27,9 +27,9 @@ const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 
 /**
  * What a request is for, which widens the guard in two safe ways. `health` (/healthz): a balancer
- * or health checker sends the address it dials as Host (an IP literal, 0.0.0.0 from `parts-mcp
- * healthcheck` in the image), or no Host at all (HTTP/1.0 probes); DNS rebinding needs a name, so
- * neither can be a page in a browser. `page` (every path but /mcp and /healthz: the OAuth routes,
+ * or health checker sends the address it dials as Host (a pod's or an instance's IP; `parts-mcp
+ * healthcheck` dials loopback, allowed everywhere), or no Host at all (HTTP/1.0 probes); DNS
+ * rebinding needs a name, so neither can be a page in a browser. `page` (every path but /mcp and /healthz: the OAuth routes,
  * the 404s): `Origin: null` is accepted, since browsers send it on the sign-in form's post (its
  * page says `Referrer-Policy: no-referrer`); Host is still checked and the form carries its CSRF token.
  */
