@@ -114,8 +114,17 @@ export class McpHttpHandler {
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
-    if (path === MCP_PATH) this.#mcp(req, res);
-    else if (path === HEALTH_PATH) this.#health(req, res);
+    if (path === MCP_PATH) {
+      this.#mcp(req, res);
+      return;
+    }
+    // Every other path passes the same Host and Origin guard as /mcp (access.ts), before the
+    // OAuth routes see the request.
+    const refusal = this.#options.guard.check(req.headers, path === HEALTH_PATH ? "health" : "page");
+    if (refusal) {
+      this.#options.logger.debug("HTTP request refused", { status: refusal.status, reason: refusal.message });
+      send(res, refusal.status, JSON.stringify({ error: refusal.message }));
+    } else if (path === HEALTH_PATH) this.#health(req, res);
     else if (this.#options.oauth?.route(req, res, path)) return;
     else send(res, 404, JSON.stringify({ error: `Not found: MCP is served at ${MCP_PATH}` }));
   };

@@ -233,8 +233,11 @@ export function createServer(options: ServerOptions): McpServer {
   const addresses = registerResources(server, scope);
   if (options.catalogue.views) addresses.push(registerViews(server));
   explainUnknownAddresses(server, addresses);
-  registerPrompts(server, scope);
-  telemetry.instrument(server, options.mode === "stdio" ? "pipe" : "tcp");
+  const prompts = registerPrompts(server, scope);
+  telemetry.instrument(server, options.mode === "stdio" ? "pipe" : "tcp", {
+    tool: (name) => options.catalogue.has(name),
+    prompt: (name) => prompts.has(name),
+  });
   return server;
 }
 
