@@ -3,9 +3,9 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { CallOptions, PartsApiClient } from "../src/client";
-import type { ReferenceData } from "../src/reference";
+import type { ReferenceData } from "../src/data/reference";
+import type { RecordRef } from "../src/data/seen";
 import type { PartSearch, SuggestKind } from "../src/search";
-import type { RecordRef } from "../src/seen";
 
 export const TOOL_GROUPS = ["parts", "rfqs", "factories", "reference"] as const;
 type ToolGroup = (typeof TOOL_GROUPS)[number];
@@ -44,6 +44,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    */
   lookups?: readonly { kind: SuggestKind; argument: string }[];
   handler(args: z.output<I>, context: ToolContext): Promise<z.output<O>>;
+  /**
+   * For a write a person confirms first where the client can ask (src/confirm/): what the call
+   * will write, in words for the form. Its output then allows `notWritten` (the person said no).
+   */
+  confirm?(args: z.output<I>, context: ToolContext): Promise<string>;
   /** Records the result names but does not carry in full: `resource_link`s to their `parts://` URIs. */
   links?(result: z.output<O>): ResourceRef[];
   /**

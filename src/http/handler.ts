@@ -6,16 +6,18 @@
 // a new server for each request, bound to its upstream token, as the SDK documents for stateless
 // serving (building one is cheap: the catalogue and its schemas are built once). The body is
 // read and parsed here (size, type, JSON), so that the message guard shared with stdio sees it
-// before the SDK does.
+// before the SDK does; a protocol version header that disagrees with the body in a way known
+// hosts send is set from the body first (era.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
-import { BodyTooLarge, readBody } from "../body";
-import type { Logger } from "../log";
-import { refusalFor } from "../message-guard";
+import type { Logger } from "../log/logger";
+import { refusalFor } from "../mcp/message-guard";
 import { telemetry } from "../telemetry";
 import type { AccessControl, OriginGuard } from "./access";
+import { BodyTooLarge, readBody } from "./body";
 import { BUSY_MESSAGE } from "./connections";
+import { EraReconciler } from "./era";
 import { respond, rpcError } from "./respond";
 
 /** What the `oauth` mode adds (src/auth/): its own routes, and who calls /mcp. */
@@ -57,6 +59,7 @@ export class McpHttpHandler {
   readonly #options: HandlerOptions;
   readonly #fetch: ReturnType<typeof createMcpHandler>["fetch"];
   readonly #onerror: (error: Error) => void;
+  readonly #era: EraReconciler;
   #draining = false;
   #inFlight = 0;
   #idle: (() => void) | undefined;
@@ -65,6 +68,7 @@ export class McpHttpHandler {
 
   constructor(options: HandlerOptions) {
     this.#options = options;
+    this.#era = new EraReconciler(options.logger);
     const onerror = (error: Error) => options.logger.debug("MCP request refused", { error: error.message });
     const mcp = createMcpHandler(({ authInfo }) => options.createServer(authInfo?.token), {
       legacy: "stateless",
@@ -99,8 +103,17 @@ export class McpHttpHandler {
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
-    if (path === MCP_PATH) this.#mcp(req, res);
-    else if (path === HEALTH_PATH) this.#health(req, res);
+    if (path === MCP_PATH) {
+      this.#mcp(req, res);
+      return;
+    }
+    // Every other path passes the same Host and Origin guard as /mcp (access.ts), before the
+    // OAuth routes see the request.
+    const refusal = this.#options.guard.check(req.headers, path === HEALTH_PATH ? "health" : "page");
+    if (refusal) {
+      this.#options.logger.debug("HTTP request refused", { status: refusal.status, reason: refusal.message });
+      send(res, refusal.status, JSON.stringify({ error: refusal.message }));
+    } else if (path === HEALTH_PATH) this.#health(req, res);
     else if (this.#options.oauth?.route(req, res, path)) return;
     else send(res, 404, JSON.stringify({ error: `Not found: MCP is served at ${MCP_PATH}` }));
   };
@@ -163,6 +176,7 @@ export class McpHttpHandler {
         }
         const challenge = auth && oauth?.scopeChallenge(message, auth);
         if (challenge) return sendResponse(res, challenge);
+        this.#era.apply(req.headers, message);
         return respond(this.#fetch, req, res, message, auth, this.#onerror);
       })
       .catch((error: unknown) => {
@@ -174,7 +188,7 @@ export class McpHttpHandler {
 
   /**
    * The request's JSON body, read here rather than by the SDK so that the message guard
-   * (message-guard.ts) sees it as sent; undefined when the request was already answered (too
+   * (src/mcp/message-guard.ts) sees it as sent; undefined when the request was already answered (too
    * large, not JSON, or the client went away).
    */
   async #read(req: IncomingMessage, res: ServerResponse): Promise<unknown> {

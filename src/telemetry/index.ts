@@ -3,6 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import type { AttemptRequest } from "../client/transport";
 import { ConfigError } from "../config/errors";
 import { TELEMETRY_ENV, type TelemetryConfig } from "../config/telemetry";
+import type { ServedNames } from "./labels";
 
 /** How the MCP requests of an instrumented server arrive (semantic conventions' `network.transport`). */
 export type NetworkTransport = "pipe" | "tcp";
@@ -27,9 +28,10 @@ interface SearchSizes {
 export interface Telemetry {
   /**
    * Wraps each request handler set on `server` from now on in a SERVER span and the
-   * operation-duration metric: call it before registering tools, resources and prompts.
+   * operation-duration metric (call it before registering tools, resources and prompts); tool
+   * and prompt names outside `served` are recorded as one fixed value (labels.ts).
    */
-  instrument(server: McpServer, transport: NetworkTransport): void;
+  instrument(server: McpServer, transport: NetworkTransport, served: ServedNames): void;
   /**
    * A CLIENT span for one upstream attempt (`attempt` 1 for the first, 2 for the first retry…) to
    * `endpoint`, the path template (/v1/parts/{id}: never an id); undefined when telemetry is off.

@@ -4,7 +4,7 @@
 // per-request `_meta` envelope (protocol version, client info, client capabilities) on every
 // request. Requests may overlap; answers are matched by id.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { exited, repoRoot, track, withTimeout } from "./lib";
+import { exited, repoRoot, type ServerSpec, track, withTimeout } from "./lib";
 
 type Era = "2026-07-28" | "2025-11-25";
 
@@ -16,14 +16,6 @@ const ENVELOPE = {
   "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
   "io.modelcontextprotocol/clientCapabilities": {},
 };
-
-/** How to start one server: the command line and its whole environment (PATH added). */
-export interface ServerSpec {
-  label: string;
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-}
 
 interface RpcAnswer {
   /** The line the server wrote, as it wrote it. */

@@ -12,10 +12,11 @@ import {
   ratioRow,
   round,
   rssMiB,
+  type ServerSpec,
   sampleRss,
   sleep,
 } from "./lib";
-import { RpcSession, type ServerSpec } from "./rpc";
+import { RpcSession } from "./rpc";
 
 const STARTS = 5;
 const ROUNDS = 5;

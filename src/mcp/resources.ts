@@ -14,11 +14,11 @@ import {
   type ServerContext,
   UriTemplate,
 } from "@modelcontextprotocol/server";
-import { escapeInvisible } from "./log";
+import type { KnownKind } from "../data/seen";
+import { escapeInvisible } from "../log/logger";
+import { rankRecords } from "../search";
+import { editDistance } from "../search/match";
 import type { Readable } from "./resource-reads";
-import { rankRecords } from "./search";
-import { editDistance } from "./search/match";
-import type { KnownKind } from "./seen";
 import type { RequestScope } from "./server";
 
 const MIME = "application/json";

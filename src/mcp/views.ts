@@ -9,8 +9,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import type { CacheHint, McpServer } from "@modelcontextprotocol/server";
-import type { Readable } from "../resource-reads";
-import { VERSION } from "../version";
+import { VERSION } from "../app/version";
+import type { Readable } from "./resource-reads";
 
 /** The tools whose results have a view, all the same document. */
 export const VIEW_TOOLS: readonly string[] = ["describe_part", "search_parts", "get_rfq", "preview_part"];
@@ -55,7 +55,7 @@ export function registerViews(server: McpServer): Readable {
   return { address: VIEW_URI, registered };
 }
 
-/** Where the built document is: beside the bundle (dist/parts-mcp.bundle.js), or in dist/ from source. */
+/** Where the built document is: beside the bundle (dist/parts-mcp.js), or in dist/ from source. */
 const DOCUMENT_CANDIDATES = ["./ui/parts-view.html", "../../dist/ui/parts-view.html"].map((path) =>
   fileURLToPath(new URL(path, import.meta.url)),
 );

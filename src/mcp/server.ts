@@ -13,22 +13,30 @@ import {
   ProtocolErrorCode,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { ResourceRef, ToolContext, ToolDefinition } from "../tools/define";
-import { registerViews } from "./apps/views";
+import type { ResourceRef, ToolContext, ToolDefinition } from "../../tools/define";
+import { VERSION } from "../app/version";
+import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } from "../client";
+import type { ConfirmSecrets } from "../confirm/state";
+import { type ConfirmStep, confirmStepFor, confirmWrite } from "../confirm/step";
+import type { ReferenceData, ReferenceKind } from "../data/reference";
+import type { SeenRecords } from "../data/seen";
+import type { Logger } from "../log/logger";
+import { type PartSearch, SearchRefusal, type SuggestKind } from "../search";
+import { telemetry } from "../telemetry";
+import { gateServer } from "../text/gate";
 import type { Catalogue, CatalogueEntry } from "./catalogue";
-import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } from "./client";
-import { findPartAdvice, gate, invalidArgumentsMessage, type ServingMode, toolErrorMessage } from "./errors";
-import type { Logger } from "./log";
 import { echoableProgressToken } from "./message-guard";
+import {
+  findPartAdvice,
+  gate,
+  invalidArgumentsMessage,
+  type ServingMode,
+  toolErrorMessage,
+} from "./messages";
 import { registerPrompts } from "./prompts";
-import type { ReferenceData, ReferenceKind } from "./reference";
 import { answerResourceReads } from "./resource-reads";
 import { registerResources, resourceUri, unknownAddress } from "./resources";
-import { type PartSearch, SearchRefusal, type SuggestKind } from "./search";
-import type { SeenRecords } from "./seen";
-import { telemetry } from "./telemetry";
-import { gateServer } from "./text-gate";
-import { VERSION } from "./version";
+import { registerViews } from "./views";
 
 export interface Connection {
   environment: string;
@@ -55,10 +63,12 @@ export interface ServerOptions {
   /** How the server is reached, which decides where its upstream token comes from (for messages). */
   mode: ServingMode;
   /**
-   * Whether the transport gates the text it writes (stdio-transport.ts, http/respond.ts), so that
+   * Whether the transport gates the text it writes (src/stdio/wire.ts, src/http/respond.ts), so that
    * the server need not gate each message's values first; a transport of the SDK's does not.
    */
   wireGates?: boolean;
+  /** Writes a person confirms first, where the client can ask (src/confirm/); absent: off. */
+  confirm?: ConfirmSecrets;
 }
 
 /** What tools, resources and prompts share for one request. */
@@ -91,6 +101,12 @@ type ToolOutcome =
 const STATIC_LIST: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
 
 export function createServer(options: ServerOptions): McpServer {
+  const confirm: ConfirmStep | undefined =
+    options.confirm &&
+    confirmStepFor(options.confirm, options.token, (): McpServer => server, {
+      ...options,
+      callOptions: (ctx) => scope.callOptions(ctx),
+    });
   const server = new McpServer(
     { name: "parts-mcp", title: "Parts and Sourcing", version: VERSION },
     {
@@ -111,12 +127,18 @@ export function createServer(options: ServerOptions): McpServer {
         "server/discover": STATIC_LIST,
         "resources/list": { ttlMs: options.cacheTtlMs, cacheScope: "private" },
       },
+      ...(confirm && { requestState: { verify: confirm.states.open } }),
     },
   );
   // Every result, error and notification this server sends passes the one text gate: here, or
   // as text on our own wires.
   if (!options.wireGates) gateServer(server);
-  telemetry.instrument(server, options.mode === "stdio" ? "pipe" : "tcp");
+  // Before anything is registered: telemetry wraps each handler as it is set.
+  let prompts: ReturnType<typeof registerPrompts> | undefined;
+  telemetry.instrument(server, options.mode === "stdio" ? "pipe" : "tcp", {
+    tool: (name) => options.catalogue.has(name),
+    prompt: (name) => prompts?.has(name) === true,
+  });
   const findPart = findPartAdvice((tool) => options.catalogue.has(tool));
   const scope: RequestScope = {
     api: options.api,
@@ -189,19 +211,19 @@ export function createServer(options: ServerOptions): McpServer {
       return { ok: false, message, ...(status !== undefined && { status }) };
     }
   };
-  registerTools(server, scope);
+  registerTools(server, scope, confirm);
   const readables = registerResources(server, scope);
   if (options.catalogue.views) readables.push(registerViews(server));
   const addresses = readables.map(({ address }) => address);
   answerResourceReads(server, readables, (uri) => unknownAddress(uri, addresses));
-  registerPrompts(server, scope);
+  prompts = registerPrompts(server, scope);
   return server;
 }
 
-function registerTools(server: McpServer, scope: RequestScope) {
+function registerTools(server: McpServer, scope: RequestScope, confirm?: ConfirmStep) {
   const { catalogue } = scope;
   server.server.setRequestHandler("tools/list", () => ({ tools: [...catalogue.advertised] }));
-  server.server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
+  server.server.setRequestHandler("tools/call", async (request, ctx) => {
     const entry = catalogue.get(request.params.name);
     if (!entry) {
       throw new ProtocolError(
@@ -209,6 +231,8 @@ function registerTools(server: McpServer, scope: RequestScope) {
         `Unknown tool ${request.params.name}. Available: ${catalogue.tools.map((tool) => tool.name).join(", ")}`,
       );
     }
+    const asked = confirm && (await confirmWrite(confirm, entry, request.params.arguments, ctx));
+    if (asked) return asked;
     const outcome = await scope.run(entry, request.params.arguments, ctx);
     if (!outcome.ok) return failure(outcome.message);
     const { data, links } = outcome;
@@ -324,10 +348,10 @@ const failure = (text: string): CallToolResult => ({ content: [{ type: "text", t
 const written = new WeakMap<Connection, WeakMap<Catalogue, string>>();
 
 function instructionsFor(connection: Connection, catalogue: Catalogue): string {
-  let byCatalogue = written.get(connection);
-  if (!byCatalogue) written.set(connection, (byCatalogue = new WeakMap()));
-  let text = byCatalogue.get(catalogue);
-  if (text === undefined) byCatalogue.set(catalogue, (text = instructions(connection, catalogue)));
+  const byCatalogue = written.get(connection) ?? new WeakMap<Catalogue, string>();
+  written.set(connection, byCatalogue);
+  const text = byCatalogue.get(catalogue) ?? instructions(connection, catalogue);
+  byCatalogue.set(catalogue, text);
   return text;
 }
 
