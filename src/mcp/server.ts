@@ -133,12 +133,6 @@ export function createServer(options: ServerOptions): McpServer {
   // Every result, error and notification this server sends passes the one text gate: here, or
   // as text on our own wires.
   if (!options.wireGates) gateServer(server);
-  // Before anything is registered: telemetry wraps each handler as it is set.
-  let prompts: ReturnType<typeof registerPrompts> | undefined;
-  telemetry.instrument(server, options.mode === "stdio" ? "pipe" : "tcp", {
-    tool: (name) => options.catalogue.has(name),
-    prompt: (name) => prompts?.has(name) === true,
-  });
   const findPart = findPartAdvice((tool) => options.catalogue.has(tool));
   const scope: RequestScope = {
     api: options.api,
@@ -216,7 +210,11 @@ export function createServer(options: ServerOptions): McpServer {
   if (options.catalogue.views) readables.push(registerViews(server));
   const addresses = readables.map(({ address }) => address);
   answerResourceReads(server, readables, (uri) => unknownAddress(uri, addresses));
-  prompts = registerPrompts(server, scope);
+  const prompts = registerPrompts(server, scope);
+  telemetry.instrument(server, options.mode === "stdio" ? "pipe" : "tcp", {
+    tool: (name) => options.catalogue.has(name),
+    prompt: (name) => prompts.has(name),
+  });
   return server;
 }
 

@@ -1,9 +1,10 @@
 // Telemetry hooks: what the server, the API client, the HTTP layer, the reference cache and the logger call, no-ops until startTelemetry loads OpenTelemetry (./otel.ts, through its one dynamic import) because an OTLP endpoint or a metrics port is set.
-import type { McpServer } from "@modelcontextprotocol/server";
+import { type McpServer, Server } from "@modelcontextprotocol/server";
 import type { AttemptRequest } from "../client/transport";
 import { ConfigError } from "../config/errors";
 import { TELEMETRY_ENV, type TelemetryConfig } from "../config/telemetry";
 import type { ServedNames } from "./labels";
+import type { HandlerOwner } from "./otel";
 
 /** How the MCP requests of an instrumented server arrive (semantic conventions' `network.transport`). */
 export type NetworkTransport = "pipe" | "tcp";
@@ -27,9 +28,8 @@ interface SearchSizes {
 
 export interface Telemetry {
   /**
-   * Wraps each request handler set on `server` from now on in a SERVER span and the
-   * operation-duration metric (call it before registering tools, resources and prompts); tool
-   * and prompt names outside `served` are recorded as one fixed value (labels.ts).
+   * Wraps every request handler of `server` in a SERVER span and the operation-duration metric;
+   * tool and prompt names outside `served` are recorded as one fixed value (labels.ts).
    */
   instrument(server: McpServer, transport: NetworkTransport, served: ServedNames): void;
   /**
@@ -84,13 +84,17 @@ export async function startTelemetry(
 ): Promise<RunningTelemetry | undefined> {
   if (!settings) return undefined;
   const { openTelemetry } = await import("./otel");
-  const { hooks, running } = await openTelemetry(settings, sources).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") throw error;
-    throw new ConfigError(
-      `Cannot serve /metrics on ${settings.metricsHost}:${settings.metricsPort} (${error.code}): choose another port with ${TELEMETRY_ENV.metricsPort} or another address with ${TELEMETRY_ENV.metricsHost}.`,
-      TELEMETRY_ENV.metricsPort,
-    );
-  });
+  // The Server class of this bundle (the telemetry part is a bundle of its own, with its own copy).
+  const { hooks, running } = await openTelemetry(settings, sources, Server as unknown as HandlerOwner).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL")
+        throw error;
+      throw new ConfigError(
+        `Cannot serve /metrics on ${settings.metricsHost}:${settings.metricsPort} (${error.code}): choose another port with ${TELEMETRY_ENV.metricsPort} or another address with ${TELEMETRY_ENV.metricsHost}.`,
+        TELEMETRY_ENV.metricsPort,
+      );
+    },
+  );
   Object.assign(telemetry, hooks);
   return running;
 }
