@@ -14,9 +14,10 @@ import {
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { rfqId as rfqIdParam } from "../../tools/params";
+import { resourceUri } from "../api/kinds";
 import { MATERIAL_TYPES, MaterialType } from "../api/schemas";
 import { escapeInvisible } from "../text/gate";
-import { complete, resourceUri } from "./resources";
+import { complete } from "./resources";
 import type { RequestScope } from "./server";
 
 /** The longest upstream value quoted in an instruction; the record itself is attached whole. */

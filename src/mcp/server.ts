@@ -14,6 +14,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { ResourceRef, ToolContext, ToolDefinition } from "../../tools/define";
+import { resourceUri } from "../api/kinds";
 import { VERSION } from "../app/version";
 import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } from "../client";
 import type { ReferenceData, ReferenceKind } from "../data/reference";
@@ -33,7 +34,7 @@ import {
   toolErrorMessage,
 } from "./messages";
 import { registerPrompts } from "./prompts";
-import { explainUnknownAddresses, registerResources, resourceUri } from "./resources";
+import { explainUnknownAddresses, registerResources } from "./resources";
 import { registerViews } from "./views";
 
 export interface Connection {
