@@ -16,8 +16,8 @@ import {
   SasUrl,
   Standard,
 } from "../src/api/schemas";
-import { urlSecrets } from "../src/log/logger";
 import { mayHaveTakenEffect, shortErrorMessage } from "../src/mcp/messages";
+import { urlSecrets } from "../src/text/redact";
 import { CREATE, defineTool, READ, type ResourceRef } from "./define";
 import { categoryId, criticalityId, materialCode, partId, processCode, standardCode } from "./params";
 

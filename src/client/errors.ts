@@ -5,7 +5,7 @@
 // string: the path is the API path without its query, and every text that came from the upstream
 // is redacted and made safe to print (./upstream-text.ts). The errors are built from an answer in
 // ./response-errors.ts, and from an attempt that got none in ./attempt-errors.ts.
-import type { SecretSet } from "../log/logger";
+import type { SecretSet } from "../text/redact";
 
 export type PartsApiErrorKind =
   | "http"

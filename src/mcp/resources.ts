@@ -15,9 +15,9 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { KINDS, type KnownKind, resourceUri } from "../api/kinds";
-import { escapeInvisible } from "../log/logger";
 import { rankRecords } from "../search";
 import { editDistance } from "../search/match";
+import { escapeInvisible } from "../text/gate";
 import type { RequestScope } from "./server";
 
 const MIME = "application/json";

@@ -26,7 +26,7 @@ import type {
   RunningTelemetry,
   Telemetry,
   TelemetrySources,
-} from "./index";
+} from "./types";
 
 /** The semantic conventions' buckets for MCP operation durations, in seconds. */
 const MCP_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
