@@ -95,7 +95,7 @@ export const getPart = defineTool({
   lookups: [{ kind: "part", argument: "id" }],
   handler: ({ id }, { api, call }) => api.call("getPart", { params: { id } }, call),
   links: (part) => referencesOf(part, false),
-  // The records it links are remembered with the part (src/mcp/server.ts records both).
+  // The records it links are remembered with the part (src/mcp/run-tool.ts records both).
   mentions: (part) => [partRef(part)],
 });
 

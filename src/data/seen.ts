@@ -1,5 +1,5 @@
 // What each token has been shown: the ids of parts, RFQs, factories and reference records named in
-// its tool results, recorded by the server loop (src/mcp/server.ts) from each tool's declared mentions.
+// its tool results, recorded by the tool loop (src/mcp/run-tool.ts) from each tool's declared mentions.
 // Completions offer them, and did-you-mean weighs them. Each token's memory is its own (keyed by a
 // digest of the token, never the token) and bounded.
 

@@ -18,7 +18,7 @@ import { resourceUri } from "../api/kinds";
 import { MATERIAL_TYPES, MaterialType } from "../api/schemas";
 import { escapeInvisible } from "../text/gate";
 import { complete } from "./resources";
-import type { RequestScope } from "./server";
+import type { RequestScope } from "./scope";
 
 /** The longest upstream value quoted in an instruction; the record itself is attached whole. */
 const QUOTED_CHARS = 200;

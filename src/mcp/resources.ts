@@ -18,7 +18,7 @@ import { KINDS, type KnownKind, resourceUri } from "../api/kinds";
 import { rankRecords } from "../search";
 import { editDistance } from "../search/match";
 import { escapeInvisible } from "../text/gate";
-import type { RequestScope } from "./server";
+import type { RequestScope } from "./scope";
 
 const MIME = "application/json";
 
