@@ -5,8 +5,7 @@
 import { type EndpointName, endpoints } from "../api/endpoints";
 import { NOT_READ, readRecord } from "../api/reader";
 import { redact, type SecretSet } from "../text/redact";
-import type { RequestContext } from "./errors";
-import { contractError, contractIssues, errorFromErrorShape } from "./response-errors";
+import { contractError, contractIssues, errorFromErrorShape, type RequestContext } from "./errors";
 import type { RawResponse } from "./transport";
 import { asErrorBody, describeBody, isJsonContentType, unaskedEncoding } from "./upstream-text";
 

@@ -12,12 +12,18 @@ import type { Logger } from "../log/logger";
 import { telemetry } from "../telemetry";
 import { SecretSet } from "../text/redact";
 import { parseAnswer, responseFacts } from "./answer";
-import { AttemptFailure, cancelledError, deadlineError, errorFromFailure } from "./attempt-errors";
 import { type BatchEndpointName, type BatchRecord, batchGet } from "./batch";
 import type { CallInput, CallOptions, CallResult } from "./call";
 import { createDeadline } from "./deadline";
-import type { PartsApiError, RequestContext } from "./errors";
-import { errorFromResponse } from "./response-errors";
+import {
+  AttemptFailure,
+  cancelledError,
+  deadlineError,
+  errorFromFailure,
+  errorFromResponse,
+  type PartsApiError,
+  type RequestContext,
+} from "./errors";
 import {
   type BackoffOptions,
   backoffDelay,
