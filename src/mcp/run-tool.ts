@@ -1,7 +1,8 @@
 // The one tools/call loop: the tool looked up in the catalogue, its arguments checked before any
-// request, its handler run with the call's deadline, cancellation and progress, what it names
-// recorded for completions, and every failure turned into a tool result in words (with the
-// closest known records for a code the API did not know).
+// request, its handler run with the call's deadline, cancellation and progress (sent only for a
+// progress token the server echoes, merged and capped), what it names recorded for completions,
+// and every failure turned into a tool result in words (with the closest known records for a
+// code the API did not know).
 import {
   type CallToolResult,
   type McpServer,
@@ -9,14 +10,14 @@ import {
   ProtocolErrorCode,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { ToolDefinition } from "../../tools/define";
+import type { ToolContext, ToolDefinition } from "../../tools/define";
 import { resourceUri } from "../api/kinds";
 import { type CallOptions, PartsApiError } from "../client";
 import { collectWhenIdle } from "../idle-gc";
 import { SearchRefusal } from "../search";
 import type { CatalogueEntry } from "./catalogue";
+import { echoableProgressToken } from "./message-guard";
 import { gate, invalidArgumentsMessage } from "./messages";
-import { progressReporter } from "./progress";
 import type { RequestScope, ServerOptions, ToolOutcome } from "./scope";
 
 /** Tool runs of each instance not yet returned, and who waits for them all to have returned. */
@@ -158,3 +159,53 @@ async function suggestionsFor(
 }
 
 const failure = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true });
+
+/**
+ * Progress notifications one request may send, and how often: with the token's own cap
+ * (message-guard.ts), what one request can make the server write, or hold for a client that does
+ * not read, stays small. Updates in between are merged into the next; the last always goes.
+ */
+export const MAX_PROGRESS_NOTIFICATIONS = 100;
+const PROGRESS_INTERVAL_MS = 100;
+
+type ProgressUpdate = { progress: number; total?: number; message?: string };
+
+/**
+ * A `progress` callback for the handler when the request carries a progress token the server
+ * echoes (one that message-guard.ts accepts: transports refuse the others before this), and
+ * `flush`, which sends the last update held back, before the answer.
+ */
+function progressReporter(ctx: ServerContext): Pick<ToolContext, "progress"> & { flush: () => void } {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  if (!echoableProgressToken(progressToken)) return { flush: () => {} };
+  let sent = 0;
+  let sentAt = Number.NEGATIVE_INFINITY;
+  let held: ProgressUpdate | undefined;
+  const send = (update: ProgressUpdate) => {
+    // A request cancelled, or whose client went away, sends no more progress: nobody reads it.
+    if (ctx.mcpReq.signal.aborted) return;
+    sent++;
+    sentAt = Date.now();
+    held = undefined;
+    void ctx.mcpReq
+      .notify({
+        method: "notifications/progress",
+        params: {
+          progressToken,
+          progress: update.progress,
+          ...(update.total !== undefined && { total: update.total }),
+          ...(update.message !== undefined && { message: update.message }),
+        },
+      })
+      .catch(() => {});
+  };
+  return {
+    progress: (progress, total, message) => {
+      held = { progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) };
+      if (sent < MAX_PROGRESS_NOTIFICATIONS - 1 && Date.now() - sentAt >= PROGRESS_INTERVAL_MS) send(held);
+    },
+    flush: () => {
+      if (held && sent < MAX_PROGRESS_NOTIFICATIONS) send(held);
+    },
+  };
+}
