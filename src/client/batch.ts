@@ -2,7 +2,7 @@
 // de-duplicated, cut into chunks and sent a few at once under one deadline, and the answers put
 // back together in the order the keys were asked for.
 import type { CallInput, CallOptions, CallResult } from "./call";
-import { createDeadline } from "./deadline";
+import { createDeadline } from "./call";
 
 export type BatchEndpointName = "batchGetStandards" | "batchGetCriticalities" | "batchGetCategories";
 export type BatchRecord<N extends BatchEndpointName> = CallResult<N>["items"][number];

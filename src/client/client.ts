@@ -14,7 +14,7 @@ import { SecretSet } from "../text/redact";
 import { parseAnswer, responseFacts } from "./answer";
 import { type BatchEndpointName, type BatchRecord, batchGet } from "./batch";
 import type { CallInput, CallOptions, CallResult } from "./call";
-import { createDeadline } from "./deadline";
+import { createDeadline } from "./call";
 import {
   AttemptFailure,
   cancelledError,
