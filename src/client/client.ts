@@ -13,8 +13,7 @@ import { telemetry } from "../telemetry";
 import { SecretSet } from "../text/redact";
 import { parseAnswer, responseFacts } from "./answer";
 import { type BatchEndpointName, type BatchRecord, batchGet } from "./batch";
-import type { CallInput, CallOptions, CallResult } from "./call";
-import { createDeadline } from "./call";
+import { type CallInput, type CallOptions, type CallResult, createDeadline } from "./call";
 import {
   AttemptFailure,
   cancelledError,
