@@ -13,6 +13,7 @@ import {
 import type { ToolContext, ToolDefinition } from "../../tools/define";
 import { resourceUri } from "../api/kinds";
 import { type CallOptions, PartsApiError } from "../client";
+import { type ConfirmStep, confirmWrite } from "../confirm/step";
 import { collectWhenIdle } from "../idle-gc";
 import { SearchRefusal } from "../search";
 import type { CatalogueEntry } from "./catalogue";
@@ -98,11 +99,14 @@ async function runTool(
   }
 }
 
-/** Answers tools/list and tools/call from the catalogue, each call through `scope.run`. */
-export function registerTools(server: McpServer, scope: RequestScope): void {
+/**
+ * Answers tools/list and tools/call from the catalogue, each call through `scope.run`, a write
+ * first asking the person to confirm where the client can (`confirm`, src/confirm/).
+ */
+export function registerTools(server: McpServer, scope: RequestScope, confirm?: ConfirmStep): void {
   const { catalogue } = scope;
   server.server.setRequestHandler("tools/list", () => ({ tools: [...catalogue.advertised] }));
-  server.server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
+  server.server.setRequestHandler("tools/call", async (request, ctx) => {
     const entry = catalogue.get(request.params.name);
     if (!entry) {
       throw new ProtocolError(
@@ -110,6 +114,8 @@ export function registerTools(server: McpServer, scope: RequestScope): void {
         `Unknown tool ${request.params.name}. Available: ${catalogue.tools.map((tool) => tool.name).join(", ")}`,
       );
     }
+    const asked = confirm && (await confirmWrite(confirm, entry, request.params.arguments, ctx));
+    if (asked) return asked;
     const outcome = await scope.run(entry, request.params.arguments, ctx);
     if (!outcome.ok) return failure(outcome.message);
     const { data, links } = outcome;

@@ -6,6 +6,7 @@ import type { ServerContext } from "@modelcontextprotocol/server";
 import type { ResourceRef } from "../../tools/define";
 import type { ReferenceKind } from "../api/kinds";
 import { type CallOptions, createDeadline, type PartsApiClient } from "../client";
+import type { ConfirmSecrets } from "../confirm/state";
 import type { ReferenceData } from "../data/reference";
 import type { SeenRecords } from "../data/seen";
 import type { Logger } from "../log/logger";
@@ -42,6 +43,8 @@ export interface ServerOptions {
    * the server need not gate each message's values first; a transport of the SDK's does not.
    */
   wireGates?: boolean;
+  /** Writes a person confirms first, where the client can ask (src/confirm/); absent: off. */
+  confirm?: ConfirmSecrets;
 }
 
 /** What tools, resources and prompts share for one request. */

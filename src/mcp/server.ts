@@ -6,6 +6,7 @@
 
 import { type CacheHint, McpServer } from "@modelcontextprotocol/server";
 import { VERSION } from "../app/version";
+import { type ConfirmStep, confirmStepFor } from "../confirm/step";
 import { telemetry } from "../telemetry";
 import { gateServer } from "../text/gate";
 import type { Catalogue } from "./catalogue";
@@ -23,6 +24,12 @@ import { registerViews } from "./views";
 const STATIC_LIST: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
 
 export function createServer(options: ServerOptions): McpServer {
+  const confirm: ConfirmStep | undefined =
+    options.confirm &&
+    confirmStepFor(options.confirm, options.token, (): McpServer => server, {
+      ...options,
+      callOptions: (ctx) => scope.callOptions(ctx),
+    });
   const server = new McpServer(
     { name: "parts-mcp", title: "Parts and Sourcing", version: VERSION },
     {
@@ -43,6 +50,7 @@ export function createServer(options: ServerOptions): McpServer {
         "server/discover": STATIC_LIST,
         "resources/list": { ttlMs: options.cacheTtlMs, cacheScope: "private" },
       },
+      ...(confirm && { requestState: { verify: confirm.states.open } }),
     },
   );
   // Every result, error and notification this server sends passes the one text gate: here, or
@@ -50,12 +58,15 @@ export function createServer(options: ServerOptions): McpServer {
   if (!options.wireGates) gateServer(server);
   const base = createScope(options);
   const scope: RequestScope = { ...base, run: toolRunner(server, options, base) };
-  registerTools(server, scope);
+  registerTools(server, scope, confirm);
   const addresses = registerResources(server, scope);
   if (options.catalogue.views) addresses.push(registerViews(server));
   explainUnknownAddresses(server, addresses);
-  registerPrompts(server, scope);
-  telemetry.instrument(server, options.mode === "stdio" ? "pipe" : "tcp");
+  const prompts = registerPrompts(server, scope);
+  telemetry.instrument(server, options.mode === "stdio" ? "pipe" : "tcp", {
+    tool: (name) => options.catalogue.has(name),
+    prompt: (name) => prompts.has(name),
+  });
   return server;
 }
 
