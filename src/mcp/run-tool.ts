@@ -99,6 +99,13 @@ async function runTool(
   }
 }
 
+/** How much of a client-chosen name an error repeats: enough to recognise it, never a flood. */
+const ECHOED_NAME_CHARS = 64;
+
+function echoed(name: string): string {
+  return name.length > ECHOED_NAME_CHARS ? `${name.slice(0, ECHOED_NAME_CHARS)}…` : name;
+}
+
 /**
  * Answers tools/list and tools/call from the catalogue, each call through `scope.run`, a write
  * first asking the person to confirm where the client can (`confirm`, src/confirm/).
@@ -111,7 +118,7 @@ export function registerTools(server: McpServer, scope: RequestScope, confirm?: 
     if (!entry) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `Unknown tool ${request.params.name}. Available: ${catalogue.tools.map((tool) => tool.name).join(", ")}`,
+        `Unknown tool ${echoed(request.params.name)}. Available: ${catalogue.tools.map((tool) => tool.name).join(", ")}`,
       );
     }
     const asked = confirm && (await confirmWrite(confirm, entry, request.params.arguments, ctx));

@@ -502,6 +502,13 @@ describe.each(ERAS)("tools (%s era)", (era) => {
         /Unknown tool delete_part.*get_part/,
       );
     });
+
+    it("an unknown tool's name is repeated only in part, however long", async () => {
+      const error = await server.call(`x${"y".repeat(200_000)}`, {}).catch((e: Error) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toMatch(/Unknown tool xy+…\. Available:/);
+      expect((error as Error).message.length).toBeLessThan(1_000);
+    });
   });
 
   describe("a server whose token the API refuses", () => {
