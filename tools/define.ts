@@ -44,6 +44,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    */
   lookups?: readonly { kind: SuggestKind; argument: string }[];
   handler(args: z.output<I>, context: ToolContext): Promise<z.output<O>>;
+  /** The result's text for the model, where compact JSON is not the best form (a list, a line an item). */
+  text?(result: z.output<O>): string;
   /** Records the result names but does not carry in full: `resource_link`s to their `parts://` URIs. */
   links?(result: z.output<O>): ResourceRef[];
   /**
