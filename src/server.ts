@@ -18,6 +18,7 @@ import { registerViews } from "./apps/views";
 import type { Catalogue, CatalogueEntry } from "./catalogue";
 import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } from "./client";
 import { findPartAdvice, gate, invalidArgumentsMessage, type ServingMode, toolErrorMessage } from "./errors";
+import { ICONS } from "./icons";
 import { collectWhenIdle } from "./idle-gc";
 import type { Logger } from "./log";
 import { echoableProgressToken } from "./message-guard";
@@ -106,7 +107,7 @@ export function runsSettled(server: McpServer): Promise<void> {
 
 export function createServer(options: ServerOptions): McpServer {
   const server = new McpServer(
-    { name: "parts-mcp", title: "Parts and Sourcing", version: VERSION },
+    { name: "parts-mcp", title: "Parts and Sourcing", version: VERSION, icons: ICONS },
     {
       // Declared once, here: these lists never change at run time. `logging` is accepted (some
       // clients set a level first) although logs go to stderr, never to the client.

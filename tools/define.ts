@@ -36,6 +36,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    * create_part's): selection drops it with them, and their refusals name it.
    */
   requires?: readonly string[];
+  /**
+   * Loaded up front by hosts that otherwise defer tools behind their own tool search
+   * (`_meta["anthropic/alwaysLoad"]`): the tools a conversation starts with.
+   */
+  alwaysLoad?: boolean;
   /** What to do when the API answers 404: where valid ids come from. */
   notFound: string;
   /**

@@ -3,26 +3,19 @@
 import { z } from "zod";
 import { PartView } from "../src/api/schemas";
 import { MAX_RESOLVE_CURSOR } from "../src/resolve/catalogue";
-import { resolvedText, resolveList } from "../src/resolve/list";
+import { type ResolvedList, resolvedText, resolveList } from "../src/resolve/list";
 import { defineTool, READ } from "./define";
 import { urlSafe } from "./params";
 
 const MAX_LINES = 200;
 const MAX_LINE_CHARS = 300;
 
-const FoundPart = z.object({
-  id: z.string(),
-  title: z.string(),
-  versionName: z.string().optional(),
-  serialId: z.string(),
-});
-
 export const resolveParts = defineTool({
   name: "resolve_parts",
-  title: "Resolve a list of parts",
+  title: "Resolve part list",
   group: "parts",
   description:
-    'Match pasted lines (BOM, email: "2x engine mount bracket Rev B", serial ids, external refs) to parts in one call: each gets match, ambiguous or none, with quantity.',
+    'Match pasted lines (BOM, email: "2x bracket Rev B", serial ids, refs) to parts in one call: each gets match, ambiguous or none, and its quantity.',
   input: z.object({
     lines: z
       .array(
@@ -32,32 +25,24 @@ export const resolveParts = defineTool({
       )
       .min(1)
       .max(MAX_LINES)
-      .describe(`One part a line, 1-${MAX_LINES}`),
+      .describe("One part a line"),
     view: PartView.optional().describe("Default both"),
-    cursor: z.string().max(MAX_RESOLVE_CURSOR).optional().describe("From cursor, with the same lines"),
+    cursor: z
+      .string()
+      .refine((cursor) => cursor.length <= MAX_RESOLVE_CURSOR, { message: "not a cursor this tool made" })
+      .optional()
+      .describe("From cursor, same lines"),
   }),
-  output: z.object({
-    items: z.array(
-      z.object({
-        line: z.string(),
-        quantity: z.number().optional(),
-        status: z.enum(["match", "ambiguous", "none"]),
-        part: FoundPart.optional(),
-        matchedBy: z.enum(["id", "serialId", "externalRef", "title", "words"]).optional(),
-        confidence: z.number(),
-        alternatives: z.array(FoundPart).optional(),
-        why: z.string().optional(),
-      }),
-    ),
-    complete: z.boolean(),
-    cursor: z.string().optional(),
-    hint: z.string().optional(),
-  }),
+  // Declared loosely (cursor and hint too: objects are open): every byte here is in every prompt,
+  // and the text form carries it all (src/resolve/list.ts).
+  output: z.object({ items: z.array(z.unknown()), complete: z.boolean() }),
   annotations: READ,
   notFound: "Find parts with search_parts.",
   handler: (args, { search, api, call, progress }) =>
     resolveList(args, { search, api, call, ...(progress && { progress }) }),
-  text: resolvedText,
-  mentions: ({ items }) =>
-    items.flatMap(({ part }) => (part ? [{ kind: "part" as const, id: part.id, title: part.title }] : [])),
+  text: (result) => resolvedText(result as ResolvedList),
+  mentions: (result) =>
+    (result as ResolvedList).items.flatMap(({ part }) =>
+      part ? [{ kind: "part" as const, id: part.id, title: part.title }] : [],
+    ),
 });

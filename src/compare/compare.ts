@@ -17,10 +17,10 @@ export interface ComparedField {
   values: Value[];
 }
 
-export interface Shared {
+export type Shared = {
   common: string[];
   byPart: Record<string, string[]>;
-}
+};
 
 export interface Comparison {
   parts: { id: string; title: string; versionName?: string }[];
