@@ -38,7 +38,7 @@ export async function resolveList(args: ResolveArgs, services: Services): Promis
   const { search, api, call, progress } = services;
   const { view } = args;
   const reading = await readCatalogue(search, args.lines, view, args.cursor, call, progress);
-  const lookup = { search, api, call, ...(view && { view }) };
+  const lookup = { search, api, call, readMore: reading.complete, ...(view && { view }) };
   const byLine = new Map<string, Promise<ResolvedLine>>();
   const resolve = (line: string) => {
     let resolved = byLine.get(line);

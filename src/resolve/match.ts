@@ -6,6 +6,9 @@
 import type { PART_VIEWS, Part } from "../api/schemas";
 import { type CallOptions, type PartsApiClient, PartsApiError } from "../client";
 import { compact, type PartSearch, SearchRefusal } from "../search";
+
+type PartSearchResult = Awaited<ReturnType<PartSearch["searchParts"]>>;
+
 import { type ReadLine, sameVersion } from "./line";
 
 export interface FoundPart {
@@ -32,6 +35,12 @@ export interface Lookup {
   api: PartsApiClient;
   call: CallOptions;
   view?: (typeof PART_VIEWS)[number];
+  /**
+   * False once the catalogue could not be read to the end in this call: the lines are matched
+   * against the parts read so far, and no line's search reads further pages (each could read a
+   * call's worth: 200 lines would read the catalogue many times over within one deadline).
+   */
+  readMore: boolean;
 }
 
 /** Alternatives an ambiguous line lists, best first. */
@@ -120,14 +129,7 @@ function exact(parts: readonly FoundPart[], matchedBy: MatchedBy, read: ReadLine
 
 async function resolveWords(text: string, read: ReadLine, lookup: Lookup): Promise<Resolution> {
   const words = text.split(/\s+/).slice(0, MAX_WORDS).join(" ");
-  let result: Awaited<ReturnType<typeof search>>;
-  try {
-    result = await search(words, lookup);
-  } catch (error) {
-    if (error instanceof SearchRefusal) return none(error.message);
-    throw error;
-  }
-  const { items, nextCursor, hint } = result;
+  const { items, nextCursor, hint } = await search(words, lookup);
   if (items.length === 0) return none(hint ?? "No part matches these words.");
   const wanted = read.version;
   const ofVersion =
@@ -193,9 +195,20 @@ function cut(text: string): string {
   return text.length <= MAX_WHY ? text : `${text.slice(0, MAX_WHY - 1)}…`;
 }
 
-function search(text: string, { search, call, view }: Lookup) {
-  return search.searchParts({ text, limit: SEARCH_LIMIT, ...(view && { view }) }, call);
+/** A search as search_parts makes it; a refusal (too many words, nothing readable in time) says why nothing was found. */
+async function search(text: string, { search, call, view, readMore }: Lookup): Promise<PartSearchResult> {
+  const args = { text, limit: SEARCH_LIMIT, ...(view && { view }) };
+  try {
+    return await search.searchParts(args, readMore ? call : { ...call, deadline: NO_TIME_TO_READ });
+  } catch (error) {
+    if (!(error instanceof SearchRefusal)) throw error;
+    const why = readMore ? error.message : "No match among the parts read so far.";
+    return { items: [], scanned: 0, complete: false, hint: why };
+  }
 }
+
+/** A deadline already reached, for searches that must not read pages (the search reads none then). */
+const NO_TIME_TO_READ: NonNullable<CallOptions["deadline"]> = { at: 0, remaining: () => 0 };
 
 /** A part read by id; undefined when the API does not know it (404) or refuses the id (400). */
 async function readPart(id: string, { api, call }: Lookup): Promise<Part | undefined> {
