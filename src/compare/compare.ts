@@ -11,13 +11,13 @@ import { type PartSearch, SearchRefusal } from "../search";
 
 type Value = string | number | boolean | string[] | null;
 
-export interface ComparedField {
+interface ComparedField {
   field: string;
   status: "same" | "different" | "unknown";
   values: Value[];
 }
 
-export type Shared = {
+type Shared = {
   common: string[];
   byPart: Record<string, string[]>;
 };

@@ -9,7 +9,7 @@ import { readCatalogue } from "./catalogue";
 import { readLine } from "./line";
 import { type FoundPart, type Resolution, resolveLine } from "./match";
 
-export type ResolvedLine = { line: string; quantity?: number } & Resolution;
+type ResolvedLine = { line: string; quantity?: number } & Resolution;
 
 export interface ResolvedList {
   items: ResolvedLine[];

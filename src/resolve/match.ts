@@ -18,7 +18,7 @@ export interface FoundPart {
   serialId: string;
 }
 
-export type MatchedBy = "id" | "serialId" | "externalRef" | "title" | "words";
+type MatchedBy = "id" | "serialId" | "externalRef" | "title" | "words";
 
 /** What a line resolved to, without the line and its quantity. */
 export interface Resolution {

@@ -72,6 +72,8 @@ describe("server.json", () => {
     expect(ICONS.map((icon) => icon.src)).toContain(ICON_SVG);
     const tooLong = structuredClone(server);
     tooLong.icons = ICONS;
-    expect(validate(tooLong)).toEqual([expect.stringMatching(/^\/icons\/1\/src must NOT have more than 255 characters/)]);
+    expect(validate(tooLong)).toEqual([
+      expect.stringMatching(/^\/icons\/1\/src must NOT have more than 255 characters/),
+    ]);
   });
 });
