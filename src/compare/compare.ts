@@ -6,7 +6,7 @@
 // through the reference cache.
 import { DIMENSION_NAMES, type Part } from "../api/schemas";
 import { type CallOptions, type PartsApiClient, PartsApiError } from "../client";
-import type { ReferenceData } from "../reference";
+import type { ReferenceData } from "../data/reference";
 import { type PartSearch, SearchRefusal } from "../search";
 
 type Value = string | number | boolean | string[] | null;

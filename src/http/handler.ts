@@ -9,12 +9,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
-import { BodyTooLarge, readBody } from "../body";
-import type { Logger } from "../log";
-import { refusalFor } from "../message-guard";
-import { runsSettled } from "../server";
+import type { Logger } from "../log/logger";
+import { refusalFor } from "../mcp/message-guard";
+import { runsSettled } from "../mcp/server";
 import { telemetry } from "../telemetry";
 import type { AccessControl, OriginGuard } from "./access";
+import { BodyTooLarge, readBody } from "./body";
 import { BUSY_MESSAGE } from "./connections";
 import { respond, rpcError } from "./respond";
 import { ServerPool } from "./server-pool";
@@ -110,8 +110,17 @@ export class McpHttpHandler {
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
-    if (path === MCP_PATH) this.#mcp(req, res);
-    else if (path === HEALTH_PATH) this.#health(req, res);
+    if (path === MCP_PATH) {
+      this.#mcp(req, res);
+      return;
+    }
+    // Every other path passes the same Host and Origin guard as /mcp (access.ts), before the
+    // OAuth routes see the request.
+    const refusal = this.#options.guard.check(req.headers, path === HEALTH_PATH ? "health" : "page");
+    if (refusal) {
+      this.#options.logger.debug("HTTP request refused", { status: refusal.status, reason: refusal.message });
+      send(res, refusal.status, JSON.stringify({ error: refusal.message }));
+    } else if (path === HEALTH_PATH) this.#health(req, res);
     else if (this.#options.oauth?.route(req, res, path)) return;
     else send(res, 404, JSON.stringify({ error: `Not found: MCP is served at ${MCP_PATH}` }));
   };
@@ -183,7 +192,7 @@ export class McpHttpHandler {
 
   /**
    * The request's JSON body, read here rather than by the SDK so that the message guard
-   * (message-guard.ts) sees it as sent; undefined when the request was already answered (too
+   * (src/mcp/message-guard.ts) sees it as sent; undefined when the request was already answered (too
    * large, not JSON, or the client went away).
    */
   async #read(req: IncomingMessage, res: ServerResponse): Promise<unknown> {

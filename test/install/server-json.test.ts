@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { ICON_SVG, ICONS } from "../../src/icons";
+import { ICON_SVG, ICONS } from "../../src/mcp/icons";
 import { repoRoot } from "../support/mcp-server";
 
 const read = (path: string) => JSON.parse(readFileSync(join(repoRoot, path), "utf8"));
