@@ -4,6 +4,7 @@
 // The text form (one line per input line) is written here too.
 import type { PART_VIEWS } from "../api/schemas";
 import type { CallOptions, PartsApiClient } from "../client";
+import { shortErrorMessage } from "../mcp/messages";
 import type { PartSearch } from "../search";
 import { readCatalogue } from "./catalogue";
 import { readLine } from "./line";
@@ -44,11 +45,13 @@ export async function resolveList(args: ResolveArgs, services: Services): Promis
     let resolved = byLine.get(line);
     if (resolved === undefined) {
       const read = readLine(line);
-      resolved = resolveLine(read, lookup).then((resolution) => ({
-        line,
-        ...(read.quantity !== undefined && { quantity: read.quantity }),
-        ...resolution,
-      }));
+      resolved = resolveLine(read, lookup)
+        .catch((error: unknown) => unresolved(error, call))
+        .then((resolution) => ({
+          line,
+          ...(read.quantity !== undefined && { quantity: read.quantity }),
+          ...resolution,
+        }));
       byLine.set(line, resolved);
     }
     return resolved;
@@ -68,6 +71,12 @@ export async function resolveList(args: ResolveArgs, services: Services): Promis
     ...(reading.cursor && { cursor: reading.cursor }),
     ...(reading.hint && { hint: reading.hint }),
   };
+}
+
+/** A line whose lookups failed (a part read by id timed out, say): said on the line, the others answered. */
+function unresolved(error: unknown, call: CallOptions): Resolution {
+  if (call.signal?.aborted) throw error;
+  return { status: "none", confidence: 0, why: `Could not be looked up: ${shortErrorMessage(error)}` };
 }
 
 /** Characters of a title in the text form: a line stays within about 60 tokens. */

@@ -150,6 +150,22 @@ describe.each(ERAS)("a pasted list and a comparison (%s era)", (era) => {
     expect(noSuchVersion?.why).toMatch(/No version Q/);
   });
 
+  it("a line whose part cannot be read says so, and the other lines are answered", async () => {
+    const [first, second] = parts;
+    server.api.faults.add({ endpoint: "getPart", action: { kind: "status", status: 500 } });
+    try {
+      const { items } = ok<ResolvedList>(
+        await server.call("resolve_parts", { lines: [first?.id as string, `2x ${second?.serialId}`] }),
+      );
+      expect(items[0]).toMatchObject({ status: "none", confidence: 0 });
+      expect(items[0]?.why).toMatch(/^Could not be looked up: 500/);
+      expect(items[1]).toMatchObject({ status: "match", matchedBy: "serialId", quantity: 2 });
+      expect(items[1]?.part?.id).toBe(second?.id);
+    } finally {
+      server.api.faults.clear();
+    }
+  });
+
   it("refuses bad lists with a clear message and sends nothing upstream", async () => {
     const requests = server.api.stats.requests();
     for (const lines of [[], Array(201).fill("bracket"), ["x".repeat(301)]]) {
