@@ -79,6 +79,7 @@ export const searchParts = defineTool({
     hint: z.string().optional().describe("How the text was read, or why nothing matched"),
   }),
   annotations: READ,
+  alwaysLoad: true,
   notFound: CODES_HINT,
   handler: (args, { search, call, progress }) => search.searchParts(args, call, progress),
   mentions: ({ items }) => items.map(({ id, title }) => ({ kind: "part", id, title })),
@@ -110,6 +111,7 @@ export const searchReference = defineTool({
       .describe("False while parts remain unread: kinds other than standard are learnt from parts"),
   }),
   annotations: READ,
+  alwaysLoad: true,
   notFound: CODES_HINT,
   handler: async ({ kind, text }, { search, call, progress }) => {
     const { items, complete } = await search.searchReference(kind, text, call, progress);

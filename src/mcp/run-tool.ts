@@ -129,7 +129,7 @@ export function registerTools(server: McpServer, scope: RequestScope, confirm?: 
     return {
       content: [
         // Invisible controls in it leave as \u escapes, as in every string: the text gate.
-        { type: "text", text: JSON.stringify(data) },
+        { type: "text", text: entry.tool.text ? entry.tool.text(data) : JSON.stringify(data) },
         ...links.map(({ kind, id, title }) => ({
           type: "resource_link" as const,
           uri: resourceUri(kind, id),

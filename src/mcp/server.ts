@@ -10,6 +10,7 @@ import { type ConfirmStep, confirmStepFor } from "../confirm/step";
 import { telemetry } from "../telemetry";
 import { gateServer } from "../text/gate";
 import type { Catalogue } from "./catalogue";
+import { ICONS } from "./icons";
 import { registerPrompts } from "./prompts";
 import { explainUnknownAddresses, registerResources } from "./resources";
 import { registerTools, toolRunner } from "./run-tool";
@@ -31,7 +32,7 @@ export function createServer(options: ServerOptions): McpServer {
       callOptions: (ctx) => scope.callOptions(ctx),
     });
   const server = new McpServer(
-    { name: "parts-mcp", title: "Parts and Sourcing", version: VERSION },
+    { name: "parts-mcp", title: "Parts and Sourcing", version: VERSION, icons: ICONS },
     {
       // Declared once, here: these lists never change at run time. `logging` is accepted (some
       // clients set a level first) although logs go to stderr, never to the client.
