@@ -2,9 +2,8 @@
 // quotes the token or a secret of the request), or a PartsApiError when the body is not that record: not JSON, an
 // encoding nobody asked for, the API's error shape, or a shape the schema rejects.
 import { type EndpointName, endpoints } from "../api/endpoints";
-import { redact, type SecretSet } from "../log/logger";
-import type { RequestContext } from "./errors";
-import { contractError, contractIssues, errorFromErrorShape } from "./response-errors";
+import { redact, type SecretSet } from "../text/redact";
+import { contractError, contractIssues, errorFromErrorShape, type RequestContext } from "./errors";
 import type { RawResponse } from "./transport";
 import { asErrorBody, describeBody, isJsonContentType, unaskedEncoding } from "./upstream-text";
 

@@ -14,35 +14,19 @@ import {
   type ServerContext,
   UriTemplate,
 } from "@modelcontextprotocol/server";
-import type { KnownKind } from "../data/seen";
-import { escapeInvisible } from "../log/logger";
+import { KINDS, type KnownKind, resourceUri } from "../api/kinds";
 import { rankRecords } from "../search";
 import { editDistance } from "../search/match";
+import { escapeInvisible } from "../text/gate";
 import type { Readable } from "./resource-reads";
-import type { RequestScope } from "./server";
+import type { RequestScope } from "./scope";
 
 const MIME = "application/json";
-
-const COLLECTIONS: Record<KnownKind, string> = {
-  process: "processes",
-  material: "materials",
-  standard: "standards",
-  criticality: "criticalities",
-  category: "categories",
-  part: "parts",
-  rfq: "rfqs",
-  factory: "factories",
-};
-
-/** The `parts://` URI of one record: its id is one percent-encoded path segment. */
-export const resourceUri = (kind: KnownKind, id: string) =>
-  `parts://${COLLECTIONS[kind]}/${encodeURIComponent(id)}`;
 
 interface TemplateSpec {
   kind: KnownKind;
   title: string;
   description: string;
-  variable: "code" | "id";
   /** The tool that reads one record, and its arguments for this id. */
   tool: string;
   args(id: string): Record<string, unknown>;
@@ -57,7 +41,6 @@ const TEMPLATES: readonly TemplateSpec[] = [
     kind: "process",
     title: "Process",
     description: "A manufacturing process, by code",
-    variable: "code",
     tool: "get_process",
     args: (code) => ({ code }),
   },
@@ -65,7 +48,6 @@ const TEMPLATES: readonly TemplateSpec[] = [
     kind: "material",
     title: "Material",
     description: "A material, by code",
-    variable: "code",
     tool: "get_material",
     args: (code) => ({ code }),
   },
@@ -73,7 +55,6 @@ const TEMPLATES: readonly TemplateSpec[] = [
     kind: "standard",
     title: "Standard",
     description: "A standard, by code",
-    variable: "code",
     tool: "get_standard",
     args: (code) => ({ code }),
   },
@@ -81,7 +62,6 @@ const TEMPLATES: readonly TemplateSpec[] = [
     kind: "criticality",
     title: "Criticality",
     description: "A criticality, by id",
-    variable: "id",
     tool: "get_criticality",
     args: (id) => ({ id }),
   },
@@ -89,7 +69,6 @@ const TEMPLATES: readonly TemplateSpec[] = [
     kind: "category",
     title: "Category",
     description: "A category with its parent, by id",
-    variable: "id",
     tool: "batch_get_categories",
     args: (id) => ({ ids: [id] }),
     pick: (result) => (result as { items: unknown[] }).items[0],
@@ -98,7 +77,6 @@ const TEMPLATES: readonly TemplateSpec[] = [
     kind: "part",
     title: "Part",
     description: "A part, by id",
-    variable: "id",
     tool: "get_part",
     args: (id) => ({ id }),
     changes: true,
@@ -107,7 +85,6 @@ const TEMPLATES: readonly TemplateSpec[] = [
     kind: "rfq",
     title: "RFQ",
     description: "A request for quotation, by id",
-    variable: "id",
     tool: "get_rfq",
     args: (id) => ({ id }),
     changes: true,
@@ -116,7 +93,6 @@ const TEMPLATES: readonly TemplateSpec[] = [
     kind: "factory",
     title: "Factory",
     description: "A factory, by id",
-    variable: "id",
     tool: "get_factory",
     args: (id) => ({ id }),
     changes: true,
@@ -126,7 +102,8 @@ const TEMPLATES: readonly TemplateSpec[] = [
 /** Each template's address, parsed once for every server instance (HTTP builds one per request). */
 const PARSED = Object.fromEntries(
   TEMPLATES.map((spec) => {
-    const address = `parts://${COLLECTIONS[spec.kind]}/{${spec.variable}}`;
+    const { collection, key } = KINDS[spec.kind];
+    const address = `parts://${collection}/{${key}}`;
     return [spec.kind, { address, uriTemplate: new UriTemplate(address) }];
   }),
 ) as Record<KnownKind, { address: string; uriTemplate: UriTemplate }>;
@@ -155,6 +132,7 @@ export function registerResources(server: McpServer, scope: RequestScope): Reada
   for (const spec of TEMPLATES) {
     const entry = catalogue.get(spec.tool);
     if (!entry) continue;
+    const variable = KINDS[spec.kind].key;
     const { address, uriTemplate } = PARSED[spec.kind];
     const template = new ResourceTemplate(uriTemplate, {
       list:
@@ -168,7 +146,7 @@ export function registerResources(server: McpServer, scope: RequestScope): Reada
               })),
             })
           : undefined,
-      complete: { [spec.variable]: (value: string) => complete(value, () => known(spec.kind)) },
+      complete: { [variable]: (value: string) => complete(value, () => known(spec.kind)) },
     });
     const registered = server.registerResource(
       spec.kind,
@@ -180,7 +158,7 @@ export function registerResources(server: McpServer, scope: RequestScope): Reada
         cacheHint: spec.changes ? { ttlMs: 0, cacheScope: "private" } : referenceHint,
       },
       async (uri, variables, ctx) => {
-        const id = decodeVariable(variables[spec.variable], uri.href);
+        const id = decodeVariable(variables[variable], uri.href);
         const result = await readThrough(scope, spec.tool, spec.args(id), uri.href, ctx);
         const record = spec.pick ? spec.pick(result) : result;
         if (record === undefined) {

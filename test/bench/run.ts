@@ -57,8 +57,7 @@ try {
   };
   await step("stdio", () => stdioRows(api, ids));
   await step("http", () => httpRows(api, ids));
-  // The resolve_parts rows join once the tool exists (resolve-parts.ts says what they measure).
-  await step("search", async () => [...(await searchRows(api)), ...((await resolvePartsRows(api)) ?? [])]);
+  await step("search", async () => [...(await searchRows(api)), ...(await resolvePartsRows(api))]);
 } finally {
   await api.close();
 }
