@@ -5,7 +5,8 @@
 // the rest wait for the next call, which says so by `complete`.
 import type { CallOptions } from "../client";
 import type { ReferenceData } from "../reference";
-import type { FilterKind, PartIndex } from "./part-index";
+import type { FilterKind } from "./part-columns";
+import type { PartIndex } from "./part-index";
 
 /** Process and material records have no batch endpoint: this many lookups at once. */
 const LOOKUP_CONCURRENCY = 8;

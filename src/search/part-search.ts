@@ -1,0 +1,180 @@
+// search_parts: reads list_parts on the model's behalf (./page-reader.ts: several pages at once, a
+// bounded number per call, within the call's deadline) into the token's index (./part-indexes.ts)
+// and answers the parts that match, each with how it matched.
+//
+// A result is in listing order, so a cursor is one position: any process continues from it.
+import { type CallOptions, PartsApiError } from "../client";
+import type { SearchContext } from "./context";
+import { decodeCursor, encodeCursor, searchDigest } from "./cursor";
+import { SearchRefusal } from "./errors";
+import { referenceLabel, whyNothing } from "./explain";
+import { type Known, NO_RECORDS } from "./kinds";
+import type { KnownRecords } from "./known-records";
+import { type Progress, stopNotice, tooLargeNotice } from "./page-reader";
+import {
+  type CompiledQuery,
+  FILTER_KINDS,
+  type FilterKind,
+  type Match,
+  type PartSummary,
+} from "./part-columns";
+import type { PartIndex } from "./part-index";
+import type { ViewKey } from "./part-indexes";
+import {
+  compileQuery,
+  FILTER_ARGUMENT,
+  type Filters,
+  filtersOf,
+  ownWordsOnly,
+  type PartSearchArgs,
+  textReadings,
+} from "./query";
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 50;
+
+/** A part found: its summary, and when a referenced record matched words its own text lacks, which. */
+export type FoundPart = PartSummary & { matched?: string };
+
+export interface PartSearchResult {
+  items: FoundPart[];
+  scanned: number;
+  complete: boolean;
+  nextCursor?: string;
+  /** How the text was read (typos), or why nothing matched. */
+  hint?: string;
+}
+
+export class PartFinder {
+  readonly #context: SearchContext;
+  readonly #known: KnownRecords;
+  readonly #suggest: (kind: FilterKind, code: string, call: CallOptions) => Promise<string | undefined>;
+
+  constructor(
+    context: SearchContext,
+    known: KnownRecords,
+    suggest: (kind: FilterKind, code: string, call: CallOptions) => Promise<string | undefined>,
+  ) {
+    this.#context = context;
+    this.#known = known;
+    this.#suggest = suggest;
+  }
+
+  async search(args: PartSearchArgs, call: CallOptions, progress?: Progress): Promise<PartSearchResult> {
+    const limit = args.limit ?? DEFAULT_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+      throw new SearchRefusal(`The limit must be a whole number from 1 to ${MAX_LIMIT}.`);
+    }
+    const filters = filtersOf(args);
+    const readingStems = textReadings(args.text);
+    const tokenHash = this.#context.tokenHash(call);
+    const view: ViewKey = args.view ?? "ALL";
+    const digest = searchDigest(tokenHash, { view, filters, readings: readingStems });
+    const start = args.cursor === undefined ? 0 : decodeCursor(args.cursor, digest);
+    const held = this.#context.indexes.held(tokenHash, view);
+    const { index } = held;
+    await this.#refuseUnknownCodes(filters, index, call);
+
+    // While pages are read, the parts' own words and the codes as given are enough to tell when
+    // this call has found more than a page: whatever they match, the whole query matches too.
+    const early = ownWordsOnly(readingStems, filters);
+    let found = 0;
+    let evaluatedTo = start;
+    const enough = (to: number) => {
+      if (found <= limit && to > evaluatedTo) {
+        const { found: more, scannedTo } = index.matches(early, evaluatedTo, to, limit + 1 - found);
+        found += more.length;
+        evaluatedTo = scannedTo;
+      }
+      return found > limit;
+    };
+    const coveredNow = index.coveredFrom(start);
+    if (!index.endsBy(coveredNow) && !enough(coveredNow)) {
+      await this.#context.read(held, tokenHash, view, evaluatedTo, call, progress, enough);
+    }
+
+    // Referenced records matter only to words and to a category's descendants.
+    const known =
+      readingStems.length > 0 || filters.category ? await this.#known.knownRecords(call) : NO_RECORDS;
+    const notes: string[] = [];
+    const query = compileQuery(readingStems, filters, index, known, notes);
+    const covered = index.coveredFrom(start);
+    const { found: matches, scannedTo } = index.matches(query, start, covered, limit + 1);
+    const items = matches.slice(0, limit).map((match) => this.#item(match, query, index, known));
+    // An index that stopped short of the listing's end (memory budget, an empty page that says
+    // more follow, an endless listing) gives no cursor: the hint says why and what was searched.
+    const stopped = matches.length <= limit ? index.stopsBy(scannedTo) : undefined;
+    const complete = matches.length <= limit && index.endsBy(scannedTo) && stopped === undefined;
+    const next = matches.length > limit ? (matches[limit] as Match).position : scannedTo;
+    if (!complete && stopped === undefined && next === start && items.length === 0) {
+      throw new SearchRefusal("The Parts API could not be read in time: try again shortly.");
+    }
+    if (stopped) notes.push(stopNotice(stopped, scannedTo));
+    if (index.tooLarge > 0) notes.push(tooLargeNotice(index.tooLarge));
+    if (items.length === 0 && stopped === undefined) {
+      notes.push(whyNothing(args, query, filters, index, start, next, complete, known));
+    }
+    const result =
+      complete || stopped
+        ? { items, scanned: complete ? (index.total ?? scannedTo) : scannedTo, complete }
+        : { items, scanned: next, complete, nextCursor: encodeCursor(next, digest) };
+    return notes.length > 0 ? { ...result, hint: notes.join(" ") } : result;
+  }
+
+  /** A match's summary, with `matched` when a referenced record matched words the part's own text lacks. */
+  #item(match: Match, query: CompiledQuery, index: PartIndex, known: Known): FoundPart {
+    const summary = index.summary(match.position);
+    if (match.viaReference === 0) return summary;
+    const references = index.referencesOf(match.position);
+    const reading = query.readings[match.reading] ?? [];
+    const labels = new Set<string>();
+    reading.forEach((word, w) => {
+      if ((match.viaReference & (1 << w)) === 0) return;
+      const label = referenceLabel(word, references, known);
+      if (label !== undefined) labels.add(label);
+    });
+    return labels.size > 0 ? { ...summary, matched: [...labels].join("; ") } : summary;
+  }
+
+  /**
+   * Records that match `text`, best first (all of them without text), of one kind or of every
+   * kind (each item then says its `kind`). Standards come from list_standards; the other kinds,
+   * which the API cannot list, are the codes on the parts read so far (read first when nothing
+   * is), resolved through the reference cache, and every parent of their categories.
+
+
+  /**
+   * A filter naming a code that no part read so far carries may be a code the API does not know
+   * (a name, or a wrong case): one lookup, through the reference cache, tells; if it is unknown
+   * the search is refused with the closest codes, instead of reading the whole catalogue for nothing.
+   */
+  async #refuseUnknownCodes(filters: Filters, index: PartIndex, call: CallOptions): Promise<void> {
+    for (const kind of FILTER_KINDS) {
+      for (const code of filters[kind] ?? []) {
+        if (index.hasCode(kind, code) || (await this.#exists(kind, code, call))) continue;
+        const hint = await this.#suggest(kind, code, call);
+        throw new SearchRefusal(
+          `${FILTER_ARGUMENT[kind]} ${JSON.stringify(code)} is not a ${kind} code the Parts API knows${hint ? `; ${hint}` : "."} Find codes with search_reference.`,
+        );
+      }
+    }
+  }
+
+  /** Whether the API knows a code; true when it cannot say (the search then answers for itself). */
+  async #exists(kind: FilterKind, code: string, call: CallOptions): Promise<boolean> {
+    try {
+      if (kind === "category")
+        return (await this.#context.reference.batch("category", [code], call)).items.length > 0;
+      if (kind === "process") await this.#context.reference.process(code, call);
+      else if (kind === "material") await this.#context.reference.material(code, call);
+      else if (kind === "standard") await this.#context.reference.standard(code, call);
+      else await this.#context.reference.criticality(code, call);
+      return true;
+    } catch (error) {
+      if (error instanceof PartsApiError && error.kind === "cancelled") throw error;
+      return (error as { status?: number }).status !== 404;
+    }
+  }
+
+  /** Reads pages into a held index (./page-reader.ts), putting it back in the cache as it grows. */
+}
