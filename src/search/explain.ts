@@ -4,10 +4,11 @@
 import type { Category } from "../api/schemas";
 import { ancestry, categoryOwnName } from "./categories";
 import { type Known, PART_TEXT } from "./kinds";
-import { type Searchable, typosAllowed, wordMatch } from "./match";
+import { editDistance, type Searchable, typosAllowed, wordMatch } from "./match";
 import { type CompiledQuery, FILTER_KINDS, type FilterKind, type QueryWord } from "./part-columns";
 import type { PartIndex } from "./part-index";
-import { FILTER_ARGUMENT, type Filters, nearWords, type PartSearchArgs } from "./query";
+import { FILTER_ARGUMENT, type Filters, nearWords, type PartSearchArgs, type TextQuery } from "./query";
+import { compact, termsOf } from "./text";
 
 /** The order in which an item's `matched` names the records that matched. */
 const LABEL_ORDER = ["material", "process", "category", "criticality", "standard"] as const;
@@ -51,6 +52,7 @@ export function referenceLabel(
  */
 export function whyNothing(
   args: PartSearchArgs,
+  text: TextQuery,
   query: CompiledQuery,
   filters: Filters,
   index: PartIndex,
@@ -60,9 +62,17 @@ export function whyNothing(
   known: Known,
 ): string {
   if (complete && from > 0) return "No further part matches: the search is complete.";
-  const scope = complete ? "no part" : `no part of the ${to - from} examined`;
+  const scope = complete
+    ? "no part"
+    : `no part of the ${index.partsBefore(to) - index.partsBefore(from)} examined`;
   const count = (part: CompiledQuery) => index.matches(part, from, to, Number.POSITIVE_INFINITY).found.length;
   const reasons: string[] = [];
+  if (text.versions.length > 0 && (query.filters.version ?? []).length === 0) {
+    const seen = index.codesOf("version").slice(0, 8);
+    reasons.push(
+      `version ${text.versions.map((name) => JSON.stringify(name)).join(", ")} is no part's versionName${seen.length > 0 ? ` (versions seen: ${seen.join(", ")})` : ""}`,
+    );
+  }
   const reading = query.readings[0] ?? [];
   for (const word of reading) {
     if (word.prefixes.some((prefix) => index.hasWord(prefix)) || Object.keys(word.codes).length > 0) continue;
@@ -72,8 +82,9 @@ export function whyNothing(
       known,
       Math.min(3, typosAllowed(word.prefixes[0] as string) + 1),
     );
+    const codes = nearCodes(word.prefixes[0] as string, known);
     reasons.push(
-      `"${word.prefixes[0]}" is in no part's text nor in the name of any material, process, category, standard or criticality${near.length > 0 ? ` (closest known words: ${near.join(", ")})` : ""}`,
+      `"${word.prefixes[0]}" is in no part's text nor in the name of any material, process, category, standard or criticality${codes.length > 0 ? ` (one character from ${codes.join(", ")}: did you mean that?)` : near.length > 0 ? ` (closest known words: ${near.join(", ")})` : ""}`,
     );
   }
   if (reasons.length > 0) return said(reasons, args, complete);
@@ -111,4 +122,20 @@ function said(reasons: string[], args: PartSearchArgs, complete: boolean): strin
     : "More parts remain: continue with nextCursor.";
   const widen = args.text === undefined ? "" : " Drop a word or a filter to widen the search.";
   return `Nothing found: ${reasons.join("; ")}.${widen} ${more}`;
+}
+
+/** Known record codes one character from a code-like word of the text ("in719" → IN718 (Inconel 718)), at most three. */
+function nearCodes(word: string, known: Known): string[] {
+  if (!/\d/.test(word)) return [];
+  const found: string[] = [];
+  for (const kind of ["material", "process", "standard", "criticality"] as const) {
+    for (const record of known[kind] as { code: string; name: string }[]) {
+      const terms = [compact(record.code), ...termsOf(record.code)];
+      if (terms.some((term) => term !== word && editDistance(word, term, 1) <= 1)) {
+        found.push(`${kind} ${record.code} (${record.name})`);
+        if (found.length === 3) return found;
+      }
+    }
+  }
+  return found;
 }

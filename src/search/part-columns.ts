@@ -42,7 +42,8 @@ export interface QueryWord {
 
 /** What a search asks of each part: every filter (any of its codes), and every word of one reading. */
 export interface CompiledQuery {
-  filters: Partial<Record<FilterKind, readonly string[]>>;
+  /** Codes by kind, and `version`: the version names a part may have (named in the text). */
+  filters: Partial<Record<FilterKind | "version", readonly string[]>>;
   /** Each reading is a list of words that must all match the part; empty: no text. */
   readings: QueryWord[][];
 }
@@ -219,11 +220,11 @@ export function compileReading(
  */
 export function compileFilters(
   codes: CodeTables,
-  filters: Partial<Record<FilterKind, readonly string[]>>,
+  filters: Partial<Record<FilterKind | "version", readonly string[]>>,
   any = false,
 ): PartTest | undefined {
   const tests: PartTest[] = [];
-  for (const kind of FILTER_KINDS) {
+  for (const kind of [...FILTER_KINDS, "version"] as const) {
     const wanted = filters[kind];
     if (wanted === undefined) continue;
     const numbers = new Set<number>();
@@ -235,8 +236,8 @@ export function compileFilters(
       if (any) continue;
       return undefined;
     }
-    if (kind === "process" || kind === "material") {
-      const k = kind === "process" ? PROCESS : MATERIAL;
+    if (kind === "process" || kind === "material" || kind === "version") {
+      const k = kind === "process" ? PROCESS : kind === "material" ? MATERIAL : VERSION;
       tests.push((page, j) => numbers.has(page.singles[j * SINGLES + k] as number));
     } else {
       const k = LIST_KINDS.indexOf(kind);

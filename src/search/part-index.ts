@@ -3,7 +3,7 @@
 // numbers) and an inverted index of the words of each part's text (./word-index.ts), so that a
 // repeat search over the whole catalogue takes about a millisecond and no request.
 //
-// A part's place is its position in the listing: (page - 1) × PAGE_SIZE + its offset in the page,
+// A part's place is its position in the listing: (page - 1) × PAGE_SPAN + its offset in the page,
 // which is what a cursor carries, so any process can find the same place again.
 //
 // `bytes` estimates the memory held (./heap-sizes.ts); test/search/measure.ts compares it with
@@ -39,12 +39,18 @@ import { indexedWords, WordIndex } from "./word-index";
 
 /** Parts per page read: the API's largest page, for the fewest round trips. */
 export const PAGE_SIZE = PAGE_SIZE_MAX;
+/**
+ * Positions one page spans: an API may send more parts than asked for (a page of its own size),
+ * and each part it sends keeps its own place; a page of more than this stops the index there.
+ */
+export const PAGE_SPAN = 4 * PAGE_SIZE;
 
 /**
  * Where an index stops short of the listing's end, and why: its memory budget ran out, the API
- * sent an empty page that said more parts follow, or the listing did not end by MAX_POSITION.
+ * sent an empty page that said more parts follow, a page held more parts than PAGE_SPAN, or the
+ * listing did not end by MAX_POSITION.
  */
-export type StopReason = "budget" | "hollow" | "endless";
+export type StopReason = "budget" | "hollow" | "endless" | "crowded";
 
 /** Memory an index may take as it grows (./part-indexes.ts keeps all indexes within one budget). */
 export interface Budget {
@@ -60,7 +66,7 @@ const UNLIMITED: Budget = { claim: () => true, settle: () => {} };
  * The furthest position a search reaches: a listing still going there is taken as endless (a
  * cursor's position is a uint32, and no real catalogue comes near).
  */
-export const MAX_POSITION = 10_000_000;
+export const MAX_POSITION = 40_000_000;
 /** Distinct words an index holds at most: a Map holds 2^24 entries, and a search must never meet that. */
 const MAX_WORDS = 8_000_000;
 /**
@@ -95,6 +101,8 @@ export class PartIndex {
   #pageBytes = 0;
   /** The last page of the listing, once a page said hasMore false. */
   #lastPage: number | undefined;
+  /** The position past the last part, once a page said hasMore false. */
+  #end: number | undefined;
   #total: number | undefined;
   /** The first page known to be past the end (an empty page), before the last page is known. */
   #pastEnd = Number.POSITIVE_INFINITY;
@@ -107,7 +115,21 @@ export class PartIndex {
 
   /** Parts in the listing, once its last page has been read. */
   get total(): number | undefined {
+    if (this.#total === undefined && this.#end !== undefined && this.coveredFrom(0) >= this.#end)
+      this.#total = this.partsBefore(this.#end);
     return this.#total;
+  }
+
+  /**
+   * Parts before a position: those stored, and PAGE_SIZE for each page before it this index has
+   * not read (a cursor continued by another process): what `scanned` reports.
+   */
+  partsBefore(position: number): number {
+    const last = Math.floor(position / PAGE_SPAN) + 1;
+    let parts = 0;
+    for (let page = 1; page < last; page++) parts += this.#pages.get(page)?.ids.length ?? PAGE_SIZE;
+    const offset = position - (last - 1) * PAGE_SPAN;
+    return parts + Math.min(this.#pages.get(last)?.ids.length ?? offset, offset);
   }
 
   /** Parts held, over every page read. */
@@ -154,7 +176,7 @@ export class PartIndex {
 
   /** Whether the index knows anything worth keeping: pages, or where the listing ends or stops. */
   get learned(): boolean {
-    return this.#pages.size > 0 || this.#total !== undefined || this.#stop !== undefined;
+    return this.#pages.size > 0 || this.#end !== undefined || this.#stop !== undefined;
   }
 
   hasPage(page: number): boolean {
@@ -177,7 +199,7 @@ export class PartIndex {
 
   /** Whether `page` is past the end of the listing, or past where this index stops. */
   isPastEnd(page: number): boolean {
-    const start = (page - 1) * PAGE_SIZE;
+    const start = (page - 1) * PAGE_SPAN;
     if (start >= MAX_POSITION || (this.#stop !== undefined && start >= this.#stop.position)) return true;
     return page >= this.#pastEnd || (this.#lastPage !== undefined && page > this.#lastPage);
   }
@@ -185,19 +207,19 @@ export class PartIndex {
   /** Whether the listing is known to end (or this index to stop) at or before `position`. */
   endsBy(position: number): boolean {
     if (this.stopsBy(position) !== undefined) return true;
-    if (this.#total !== undefined) return position >= this.#total;
-    return this.#pastEnd <= Math.floor(position / PAGE_SIZE) + 1;
+    if (this.#end !== undefined) return position >= this.#end;
+    return this.#pastEnd <= Math.floor(position / PAGE_SPAN) + 1;
   }
 
   /** Why this index stops short of the listing's end at or before `position`; undefined if it does not. */
   stopsBy(position: number): StopReason | undefined {
-    if (this.#total !== undefined && this.#total <= (this.#stop?.position ?? MAX_POSITION)) return undefined;
+    if (this.#end !== undefined && this.#end <= (this.#stop?.position ?? MAX_POSITION)) return undefined;
     if (this.#stop !== undefined && position >= this.#stop.position) return this.#stop.reason;
     return position >= MAX_POSITION ? "endless" : undefined;
   }
 
   /** The codes of one kind seen on the parts read so far. */
-  codesOf(kind: FilterKind): string[] {
+  codesOf(kind: FilterKind | "version"): string[] {
     return this.#codes[kind].values.slice(1);
   }
 
@@ -216,26 +238,30 @@ export class PartIndex {
 
   /** The end of the run of read pages that starts at `from`: every position before it is read. */
   coveredFrom(from: number): number {
-    if (this.#total !== undefined && from >= this.#total) return from;
-    let page = Math.floor(from / PAGE_SIZE) + 1;
+    if (this.#end !== undefined && from >= this.#end) return from;
+    let page = Math.floor(from / PAGE_SPAN) + 1;
     while (this.#pages.has(page)) {
-      if (page === this.#lastPage) return this.#total as number;
+      if (page === this.#lastPage) return this.#end as number;
       page += 1;
     }
-    return Math.max(from, (page - 1) * PAGE_SIZE);
+    return Math.max(from, (page - 1) * PAGE_SPAN);
   }
 
   /**
-   * Stores a page as the API sent it, believing no more than it must: items past PAGE_SIZE are
-   * ignored (their positions are the next page's), a part already stored is not stored again, an
-   * empty page that says more follow stops the index there, and so does a page the memory budget
-   * has no room for. `tooLarge` counts the page's parts the reader could not receive at all. A page stored holds the parts it kept, in order (fewer than PAGE_SIZE when
-   * some were repeats).
+   * Stores a page as the API sent it, believing no more than it must: every item it sent (more or
+   * fewer than PAGE_SIZE: a page of the API's own size) takes its own position, a part already
+   * stored is not stored again, and the index stops at a page of more than PAGE_SPAN items, at an
+   * empty page that says more follow, and at a page the memory budget has no room for.
+   * `tooLarge` counts the page's parts the reader could not receive at all.
    */
   addPage(page: number, listed: readonly Part[], hasMore: boolean, tooLarge = 0): void {
-    const start = (page - 1) * PAGE_SIZE;
+    const start = (page - 1) * PAGE_SPAN;
     if (this.#pages.has(page) || this.isPastEnd(page)) return;
-    const items = listed.length > PAGE_SIZE ? listed.slice(0, PAGE_SIZE) : listed;
+    if (listed.length > PAGE_SPAN) {
+      this.#stopAt(start, "crowded");
+      return;
+    }
+    const items = listed;
     if (items.length === 0 && hasMore && tooLarge === 0) {
       this.#stopAt(start, "hollow");
       return;
@@ -252,7 +278,7 @@ export class PartIndex {
     if (!hasMore) {
       if (items.length > 0 || page === 1) {
         this.#lastPage ??= page;
-        this.#total ??= start + parts.length;
+        this.#end ??= start + parts.length;
       } else {
         // An empty page past the end says only that the end is earlier.
         this.#pastEnd = Math.min(this.#pastEnd, page);
@@ -312,7 +338,7 @@ export class PartIndex {
         const kind = this.#codes[LIST_KINDS[k] as (typeof LIST_KINDS)[number]];
         for (const code of codes) stored.listed[listed++] = kind.intern(code);
       });
-      this.#words.add((page - 1) * PAGE_SIZE + j, texts[j] as string[]);
+      this.#words.add((page - 1) * PAGE_SPAN + j, texts[j] as string[]);
     });
     stored.listStart[n * LISTS] = listed;
     this.#pages.set(page, stored);
@@ -341,10 +367,10 @@ export class PartIndex {
     // match in their own text. Most parts fail this at the cost of reading one byte.
     const gates = readings.map((reading) => reading.gate);
     const gate = gates.length === 0 || gates.includes(undefined) ? undefined : unionOf(gates as Uint8Array[]);
-    for (let page = Math.floor(from / PAGE_SIZE) + 1; (page - 1) * PAGE_SIZE < to; page++) {
+    for (let page = Math.floor(from / PAGE_SPAN) + 1; (page - 1) * PAGE_SPAN < to; page++) {
       const stored = this.#pages.get(page);
       if (stored === undefined) throw new Error(`page ${page} has not been read`);
-      const base = (page - 1) * PAGE_SIZE;
+      const base = (page - 1) * PAGE_SPAN;
       const end = Math.min(stored.ids.length, to - base);
       for (let j = Math.max(0, from - base); j < end; j++) {
         const position = base + j;
@@ -376,8 +402,8 @@ export class PartIndex {
 
   /** The stored page and offset of a read position. */
   #at(position: number): { stored: StoredPage; j: number } {
-    const stored = this.#pages.get(Math.floor(position / PAGE_SIZE) + 1);
-    const j = position % PAGE_SIZE;
+    const stored = this.#pages.get(Math.floor(position / PAGE_SPAN) + 1);
+    const j = position % PAGE_SPAN;
     if (stored === undefined || j >= stored.ids.length)
       throw new Error(`position ${position} has not been read`);
     return { stored, j };

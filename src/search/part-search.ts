@@ -37,12 +37,32 @@ export const MAX_LIMIT = 50;
 export type FoundPart = PartSummary & { matched?: string };
 
 export interface PartSearchResult {
+  /** "18 of 25 matches so far; more with the cursor", or "25 matches": first, so the text form leads with it. */
+  summary: string;
+  matchedSoFar: number;
+  total?: number;
   items: FoundPart[];
   scanned: number;
   complete: boolean;
   nextCursor?: string;
+  /** Filler words of the text left out ("which", "parts", "needing"). */
+  ignoredWords?: string[];
   /** How the text was read (typos), or why nothing matched. */
   hint?: string;
+}
+
+/** The counts in words, for the text form to lead with: "5 of 25 matches; more with the cursor". */
+function countsSummary(
+  counts: { matchedSoFar: number; total?: number },
+  shown: number,
+  more: boolean,
+): string {
+  const matches = (n: number) => `${n} ${n === 1 ? "match" : "matches"}`;
+  const { matchedSoFar, total } = counts;
+  if (!more) return total === undefined ? `${matches(matchedSoFar)} in the parts searched` : matches(total);
+  return total === undefined
+    ? `${matches(matchedSoFar)} so far; more with the cursor`
+    : `${shown} of ${matches(total)} here; more with the cursor`;
 }
 
 export class PartFinder {
@@ -66,18 +86,25 @@ export class PartFinder {
       throw new SearchRefusal(`The limit must be a whole number from 1 to ${MAX_LIMIT}.`);
     }
     const filters = filtersOf(args);
-    const readingStems = textReadings(args.text);
+    const text = textReadings(args.text);
     const tokenHash = this.#context.tokenHash(call);
     const view: ViewKey = args.view ?? "ALL";
-    const digest = searchDigest(tokenHash, { view, filters, readings: readingStems });
-    const start = args.cursor === undefined ? 0 : decodeCursor(args.cursor, digest);
+    const digest = searchDigest(tokenHash, {
+      view,
+      filters,
+      readings: text.readings,
+      ...(text.versions.length > 0 && { versions: text.versions }),
+    });
+    const { position: start, matchedBefore } =
+      args.cursor === undefined ? { position: 0, matchedBefore: 0 } : decodeCursor(args.cursor, digest);
     const held = this.#context.indexes.held(tokenHash, view);
     const { index } = held;
     await this.#refuseUnknownCodes(filters, index, call);
 
     // While pages are read, the parts' own words and the codes as given are enough to tell when
-    // this call has found more than a page: whatever they match, the whole query matches too.
-    const early = ownWordsOnly(readingStems, filters);
+    // this call has found more than a page: whatever they match, the whole query matches too
+    // (a version named in the text aside: then the reading may stop early, and the cursor goes on).
+    const early = ownWordsOnly(text.readings, filters);
     let found = 0;
     let evaluatedTo = start;
     const enough = (to: number) => {
@@ -95,9 +122,9 @@ export class PartFinder {
 
     // Referenced records matter only to words and to a category's descendants.
     const known =
-      readingStems.length > 0 || filters.category ? await this.#known.knownRecords(call) : NO_RECORDS;
+      text.readings.length > 0 || filters.category ? await this.#known.knownRecords(call) : NO_RECORDS;
     const notes: string[] = [];
-    const query = compileQuery(readingStems, filters, index, known, notes);
+    const query = compileQuery(text, filters, index, known, notes);
     const covered = index.coveredFrom(start);
     const { found: matches, scannedTo } = index.matches(query, start, covered, limit + 1);
     const items = matches.slice(0, limit).map((match) => this.#item(match, query, index, known));
@@ -109,16 +136,43 @@ export class PartFinder {
     if (!complete && stopped === undefined && next === start && items.length === 0) {
       throw new SearchRefusal("The Parts API could not be read in time: try again shortly.");
     }
-    if (stopped) notes.push(stopNotice(stopped, scannedTo));
+    if (stopped) notes.push(stopNotice(stopped, index.partsBefore(scannedTo)));
     if (index.tooLarge > 0) notes.push(tooLargeNotice(index.tooLarge));
     if (items.length === 0 && stopped === undefined) {
-      notes.push(whyNothing(args, query, filters, index, start, next, complete, known));
+      notes.push(whyNothing(args, text, query, filters, index, start, next, complete, known));
     }
-    const result =
-      complete || stopped
-        ? { items, scanned: complete ? (index.total ?? scannedTo) : scannedTo, complete }
-        : { items, scanned: next, complete, nextCursor: encodeCursor(next, digest) };
+    const counts = this.#counts(query, index, start, matchedBefore);
+    const result = {
+      summary: countsSummary(counts, items.length, !complete && stopped === undefined),
+      ...counts,
+      items,
+      ...(complete || stopped
+        ? { scanned: index.partsBefore(scannedTo), complete }
+        : {
+            scanned: index.partsBefore(next),
+            complete,
+            nextCursor: encodeCursor(next, digest, matchedBefore + items.length),
+          }),
+      ...(text.ignored.length > 0 && { ignoredWords: text.ignored }),
+    };
     return notes.length > 0 ? { ...result, hint: notes.join(" ") } : result;
+  }
+
+  /**
+   * Parts matched so far: those before the cursor (it carries their count) and those in the run
+   * read from it; the total once that run reaches the listing's end.
+   */
+  #counts(
+    query: CompiledQuery,
+    index: PartIndex,
+    start: number,
+    matchedBefore: number,
+  ): { matchedSoFar: number; total?: number } {
+    const covered = index.coveredFrom(start);
+    const matchedSoFar =
+      matchedBefore + index.matches(query, start, covered, Number.POSITIVE_INFINITY).found.length;
+    const whole = index.endsBy(covered) && index.stopsBy(covered) === undefined;
+    return whole ? { matchedSoFar, total: matchedSoFar } : { matchedSoFar };
   }
 
   /** A match's summary, with `matched` when a referenced record matched words the part's own text lacks. */
@@ -135,13 +189,6 @@ export class PartFinder {
     });
     return labels.size > 0 ? { ...summary, matched: [...labels].join("; ") } : summary;
   }
-
-  /**
-   * Records that match `text`, best first (all of them without text), of one kind or of every
-   * kind (each item then says its `kind`). Standards come from list_standards; the other kinds,
-   * which the API cannot list, are the codes on the parts read so far (read first when nothing
-   * is), resolved through the reference cache, and every parent of their categories.
-
 
   /**
    * A filter naming a code that no part read so far carries may be a code the API does not know

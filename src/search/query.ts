@@ -6,11 +6,12 @@ import { REFERENCE_KINDS, type ReferenceKind } from "../reference";
 import { categoryEntriesOf, categoryEntryFields, withDescendants } from "./categories";
 import { SearchRefusal } from "./errors";
 import { type Known, PART_TEXT, type ReferenceRecords, SEARCHABLE } from "./kinds";
-import { editDistance, type Searchable, stemsOf, typosAllowed, wordMatch } from "./match";
+import { editDistance, rankRecords, type Searchable, stemsOf, typosAllowed, wordMatch } from "./match";
 import { type CompiledQuery, FILTER_KINDS, type FilterKind, type QueryWord } from "./part-columns";
 import type { PartIndex } from "./part-index";
-import { readings, stems } from "./text";
-import { STOP_WORDS } from "./vocabulary";
+import { alsoReadAs, tradeGroup } from "./process-names";
+import { compact, readings, stems } from "./text";
+import { isVocabularyWord, STOP_WORDS } from "./vocabulary";
 import { MAX_WORD_CHARS } from "./word-index";
 
 type PartView = (typeof PART_VIEWS)[number];
@@ -61,25 +62,69 @@ export function filtersOf(args: PartSearchArgs): Filters {
   return filters;
 }
 
+/** What a search's text asks: readings of stemmed words, the filler words left out, versions named. */
+export interface TextQuery {
+  readings: string[][];
+  /** Filler words of a question ("which", "parts", "needing") left out because other words remain. */
+  ignored: string[];
+  /** Versions the text names ("Rev B", "revision B", "version 2", "v2"), as written after the word. */
+  versions: string[];
+}
+
+/** "Rev B", "rev. C", "revision B", "version 2", "ver 3": a version name after the word. */
+const VERSION_PHRASE =
+  /\b(?:rev(?:ision)?|ver(?:sion)?)(?:\.\s*|\s+)(\p{L}{1,2}|\p{L}?\p{N}[\p{L}\p{N}.-]{0,8})(?![\p{L}\p{N}])/giu;
+/** "v2", "v1.3": a version written as one word. */
+const VERSION_WORD = /\bv(\d+(?:\.\d+)*)(?![\p{L}\p{N}])/giu;
+
 /**
- * The text's readings (as written, then without an edition year) as lists of stemmed words, with
- * filler words ("parts made of") left out when others remain. No text: no readings.
+ * The text's readings (as written, then without an edition year) as lists of stemmed words, the
+ * versions it names taken out first, with filler words ("parts needing …") left out when others
+ * remain. No text: no readings.
  */
-export function textReadings(text: string | undefined): string[][] {
-  const trimmed = text?.trim() ?? "";
-  if (trimmed === "") return [];
-  const lists = readings(trimmed).map((reading) => {
-    // Indexed words are kept to MAX_WORD_CHARS; a longer word of the text is cut the same way.
-    const all = [...new Set(stems(reading).map((word) => word.slice(0, MAX_WORD_CHARS)))];
-    const meaningful = all.filter((word) => !STOP_WORDS.has(word));
-    return meaningful.length > 0 ? meaningful : all;
-  });
+export function textReadings(text: string | undefined): TextQuery {
+  let trimmed = text?.trim() ?? "";
+  const versions: string[] = [];
+  trimmed = trimmed
+    .replace(VERSION_PHRASE, (_, name: string) => {
+      versions.push(name);
+      return " ";
+    })
+    .replace(VERSION_WORD, (_, name: string) => {
+      versions.push(name);
+      return " ";
+    })
+    .trim();
+  const ignored = new Set<string>();
+  const lists =
+    trimmed === ""
+      ? []
+      : readings(trimmed).map((reading) => {
+          // Indexed words are kept to MAX_WORD_CHARS; a longer word of the text is cut the same way.
+          const all = [...new Set(stems(reading).map((word) => word.slice(0, MAX_WORD_CHARS)))];
+          const meaningful = all.filter((word) => !STOP_WORDS.has(word));
+          if (meaningful.length === 0) return all;
+          for (const word of all) if (STOP_WORDS.has(word)) ignored.add(word);
+          return meaningful;
+        });
   if (lists.some((list) => list.length > MAX_TEXT_WORDS)) {
     throw new SearchRefusal(
       `The text has more than ${MAX_TEXT_WORDS} words: send the few that a part's title, material, process or category would have.`,
     );
   }
-  return lists.filter((list) => list.length > 0);
+  return {
+    readings: lists.filter((list) => list.length > 0),
+    ignored: [...ignored],
+    versions: [...new Set(versions.map((name) => name.toLowerCase()))],
+  };
+}
+
+/** The version names of the index that a version named in text stands for ("B" is "Rev B", "rev-b", "B"). */
+export function versionsNamed(named: readonly string[], versionNames: readonly string[]): string[] {
+  if (named.length === 0) return [];
+  const bare = (name: string) => compact(name).replace(/^(revision|rev|version|ver|v)(?=[\p{L}\p{N}])/u, "");
+  const wanted = new Set(named.map(bare));
+  return versionNames.filter((name) => wanted.has(bare(name)) || wanted.has(compact(name)));
 }
 
 /** The query of the words as written against the parts' own text only, and the filters as given. */
@@ -96,7 +141,7 @@ export function ownWordsOnly(readingStems: string[][], filters: Filters): Compil
  * words when it may be a typo (said in `notes`); a category filter takes in its descendants.
  */
 export function compileQuery(
-  readingStems: string[][],
+  { readings: readingStems, versions }: TextQuery,
   filters: Filters,
   index: PartIndex,
   known: Known,
@@ -131,7 +176,15 @@ export function compileQuery(
   const said = new Set<string>();
   const compileWord = (word: string): QueryWord => {
     const codes = matching(word);
-    if (index.hasWord(word) || Object.keys(codes).length > 0 || typosAllowed(word) === 0) {
+    const processes = tradeNamed(word, known.process);
+    if (processes.length > 0) codes.process = [...new Set([...(codes.process ?? []), ...processes])];
+    // A word of the vocabulary is what it says: never read as a typo of another ("aluminium" is not "alumina").
+    if (
+      index.hasWord(word) ||
+      Object.keys(codes).length > 0 ||
+      typosAllowed(word) === 0 ||
+      isVocabularyWord(word)
+    ) {
       return { prefixes: [word], codes };
     }
     const near = nearWords(word, index, known);
@@ -147,7 +200,35 @@ export function compileQuery(
     }
     return { prefixes: near, codes: merged };
   };
-  return { filters: expanded, readings: readingStems.map((list) => list.map(compileWord)) };
+  const withVersions: CompiledQuery["filters"] =
+    versions.length > 0
+      ? { ...expanded, version: versionsNamed(versions, index.codesOf("version")) }
+      : expanded;
+  return { filters: withVersions, readings: readingStems.map((list) => list.map(compileWord)) };
+}
+
+/** A process record's own code and name, without family words. */
+const processOwnWords = (record: ReferenceRecords["process"]): Searchable => ({
+  keys: [record.code],
+  names: [record.name],
+});
+
+/**
+ * The processes a trade name or abbreviation stands for ("SLM", "DMLS": laser powder bed fusion):
+ * those named by the terms it stands for, or that are themselves a trade name of the same process.
+ */
+function tradeNamed(word: string, processes: readonly ReferenceRecords["process"][]): string[] {
+  const group = tradeGroup(word);
+  if (group === undefined) return [];
+  const terms = alsoReadAs(word);
+  return processes
+    .filter(
+      (record) =>
+        tradeGroup(record.code) === group ||
+        tradeGroup(record.name) === group ||
+        terms.some((term) => rankRecords([record], term, processOwnWords, { typos: false }).length > 0),
+    )
+    .map((record) => record.code);
 }
 
 /** Words of the parts' text and of the known records near a word with a typo, closest first. */

@@ -14,7 +14,7 @@ import type { Progress } from "./page-reader";
 import { PartIndexes } from "./part-indexes";
 import { PartFinder, type PartSearchResult } from "./part-search";
 import type { PartSearchArgs } from "./query";
-import { searchReference } from "./reference-search";
+import { type ReferenceSearchResult, searchReference } from "./reference-search";
 
 export interface PartSearchOptions extends SearchSettings {
   /** What the token has been shown (the server loop records it); part and code candidates come from it too. */
@@ -92,7 +92,7 @@ export class PartSearch {
     text: string | undefined,
     call: CallOptions,
     progress?: Progress,
-  ): Promise<{ items: Record<string, unknown>[]; complete: boolean }> {
+  ): Promise<ReferenceSearchResult> {
     return searchReference(this.#known, kind, text, call, progress);
   }
 
