@@ -65,8 +65,8 @@ export const searchParts = defineTool({
   }),
   output: z.object({
     summary: z.string(),
-    matchedSoFar: z.number().int().describe("Matches in the parts read so far"),
-    total: z.number().int().optional().describe("All matches, once every part was read"),
+    matchedSoFar: z.number().int(),
+    total: z.number().int().optional().describe("Once every part was read"),
     items: z.array(
       PartSummary.extend({
         matched: z
@@ -112,7 +112,7 @@ export const searchReference = defineTool({
       .array(ReferenceRecord.extend({ kind: z.string().optional().describe("Without kind in the call") }))
       .describe("Full records"),
     complete: z.boolean().describe("True only for standards, which the API lists"),
-    coverage: z.literal("seen on parts").optional().describe("Other kinds: those parts name"),
+    coverage: z.literal("seen on parts").optional(),
     hint: z.string().optional(),
   }),
   annotations: READ,

@@ -35,6 +35,7 @@ import {
   unionOf,
   VERSION,
 } from "./part-columns";
+import { ResolvedRecords } from "./resolved-records";
 import { indexedWords, WordIndex } from "./word-index";
 
 /** Parts per page read: the API's largest page, for the fewest round trips. */
@@ -90,14 +91,9 @@ export class PartIndex {
   readonly #ids = new Set<string>();
   /** Pages being read, so that concurrent readers of this index wait for one request. */
   readonly #reading = new Map<number, Promise<void>>();
-  /**
-   * Reference records resolved for the codes on these parts (`kind:code`; null: the API does not
-   * know it), kept as long as the index: a repeat search_reference costs no request, however many
-   * codes there are beyond what the reference cache holds.
-   */
-  readonly #records = new Map<string, object | null>();
-  #recordBytes = 0;
   readonly #budget: Budget;
+  /** Reference records resolved for the codes on these parts (./resolved-records.ts). */
+  readonly records: ResolvedRecords;
   #pageBytes = 0;
   /** The last page of the listing, once a page said hasMore false. */
   #lastPage: number | undefined;
@@ -111,6 +107,7 @@ export class PartIndex {
 
   constructor(budget: Budget = UNLIMITED) {
     this.#budget = budget;
+    this.records = new ResolvedRecords(budget);
   }
 
   /** Parts in the listing, once its last page has been read. */
@@ -120,10 +117,7 @@ export class PartIndex {
     return this.#total;
   }
 
-  /**
-   * Parts before a position: those stored, and PAGE_SIZE for each page before it this index has
-   * not read (a cursor continued by another process): what `scanned` reports.
-   */
+  /** Parts before a position (`scanned`): those stored, and PAGE_SIZE a page this index has not read. */
   partsBefore(position: number): number {
     const last = Math.floor(position / PAGE_SPAN) + 1;
     let parts = 0;
@@ -147,26 +141,7 @@ export class PartIndex {
     let codes = 0;
     for (const kind of Object.values(this.#codes)) codes += kind.bytes;
     const ids = this.#ids.size * MAP_ENTRY;
-    return EMPTY_INDEX_BYTES + this.#pageBytes + this.#words.bytes + codes + ids + this.#recordBytes;
-  }
-
-  /** The record resolved for a code of this index's parts; null when the API does not know it, undefined when not resolved yet. */
-  recordOf(kind: FilterKind, code: string): object | null | undefined {
-    return this.#records.get(`${kind}:${code}`);
-  }
-
-  /**
-   * Keeps the record resolved for a code (null: unknown to the API), counted in the budget; when
-   * the budget has no room it is not kept (the caller has it, and the next call looks it up again).
-   */
-  keepRecord(kind: FilterKind, code: string, record: object | null): void {
-    const key = `${kind}:${code}`;
-    if (this.#records.has(key)) return;
-    const bytes =
-      stringBytes(key) + MAP_ENTRY + (record === null ? 0 : OBJECT + 2 * JSON.stringify(record).length);
-    if (!this.#budget.claim(bytes)) return;
-    this.#records.set(key, record);
-    this.#recordBytes += bytes;
+    return EMPTY_INDEX_BYTES + this.#pageBytes + this.#words.bytes + codes + ids + this.records.bytes;
   }
 
   /** Parts of the listing left out because each alone was too large to receive. */

@@ -120,7 +120,7 @@ export function textReadings(text: string | undefined): TextQuery {
 }
 
 /** The version names of the index that a version named in text stands for ("B" is "Rev B", "rev-b", "B"). */
-export function versionsNamed(named: readonly string[], versionNames: readonly string[]): string[] {
+function versionsNamed(named: readonly string[], versionNames: readonly string[]): string[] {
   if (named.length === 0) return [];
   const bare = (name: string) => compact(name).replace(/^(revision|rev|version|ver|v)(?=[\p{L}\p{N}])/u, "");
   const wanted = new Set(named.map(bare));

@@ -239,12 +239,19 @@ function familiesOf(families: readonly Family[], text: string): string[] {
  * in the name says what it is ("SAE J429 Grade 5" steel says steel) and the material is a metal.
  */
 const TITANIUM_GRADE = /\b(astm )?(grade|gr\.?) ?([1-9]|[1-3]\d)( eli)?\b/;
+/** Grades of other things: bolts (SAE J429, ISO 898 property classes), steels and plastics by their own standards. */
+const OTHER_GRADED = /\b(sae|j\d{3,4}|iso|din|en|bs|jis|gb|class|property|bolt|screw|nut|a\d{3}|a\d{2})\b/;
 
 /** The family words of a material, from its name, code and type ("Ti-6Al-4V ELI" → titanium, …). */
 export function materialFamilies(record: { code: string; name: string; type?: string }): string[] {
   const text = subject(record.name, record.code);
   let words = familiesOf(MATERIALS, text);
-  if (words.length === 0 && (record.type ?? "metal") === "metal" && TITANIUM_GRADE.test(text)) {
+  if (
+    words.length === 0 &&
+    (record.type ?? "metal") === "metal" &&
+    TITANIUM_GRADE.test(text) &&
+    !OTHER_GRADED.test(text)
+  ) {
     words = familiesOf(MATERIALS, "titanium");
   }
   return [...new Set([...words, ...(TYPE_WORDS[record.type ?? ""] ?? [])])];
