@@ -65,8 +65,13 @@ function countsSummary(
     : `${shown} of ${matches(total)} here; more with the cursor`;
 }
 
+/** Counts kept per index (searches of one token), at most. */
+const MAX_COUNTS_KEPT = 256;
+
 export class PartFinder {
   readonly #context: SearchContext;
+  /** Matches counted in a run of an index, by search digest, start and end of the run. */
+  readonly #counted = new WeakMap<PartIndex, Map<string, number>>();
   readonly #known: KnownRecords;
   readonly #suggest: (kind: FilterKind, code: string, call: CallOptions) => Promise<string | undefined>;
 
@@ -141,7 +146,15 @@ export class PartFinder {
     if (items.length === 0 && stopped === undefined) {
       notes.push(whyNothing(args, text, query, filters, index, start, next, complete, known));
     }
-    const counts = this.#counts(query, index, start, matchedBefore);
+    // The compiled query changes with the records known, so they are part of what a count is kept by.
+    const recordsKnown = Object.values(known).reduce((sum, records) => sum + records.length, 0);
+    const counts = this.#counts(
+      query,
+      index,
+      start,
+      matchedBefore,
+      `${digest.toString("base64url")}/${recordsKnown}`,
+    );
     const result = {
       summary: countsSummary(counts, items.length, !complete && stopped === undefined),
       ...counts,
@@ -167,10 +180,23 @@ export class PartFinder {
     index: PartIndex,
     start: number,
     matchedBefore: number,
+    search: string,
   ): { matchedSoFar: number; total?: number } {
     const covered = index.coveredFrom(start);
-    const matchedSoFar =
-      matchedBefore + index.matches(query, start, covered, Number.POSITIVE_INFINITY).found.length;
+    // A pass over every part read: kept per index for the same search and run, so a repeat costs none.
+    const key = `${search}/${start}/${covered}`;
+    let kept = this.#counted.get(index);
+    if (kept === undefined) {
+      kept = new Map();
+      this.#counted.set(index, kept);
+    }
+    let inRun = kept.get(key);
+    if (inRun === undefined) {
+      inRun = index.matches(query, start, covered, Number.POSITIVE_INFINITY).found.length;
+      if (kept.size >= MAX_COUNTS_KEPT) kept.clear();
+      kept.set(key, inRun);
+    }
+    const matchedSoFar = matchedBefore + inRun;
     const whole = index.endsBy(covered) && index.stopsBy(covered) === undefined;
     return whole ? { matchedSoFar, total: matchedSoFar } : { matchedSoFar };
   }

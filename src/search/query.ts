@@ -185,10 +185,10 @@ export function compileQuery(
       typosAllowed(word) === 0 ||
       isVocabularyWord(word)
     ) {
-      return { prefixes: [word], codes };
+      return { prefixes: inflected(word), codes };
     }
     const near = nearWords(word, index, known);
-    if (near.length === 0) return { prefixes: [word], codes };
+    if (near.length === 0) return { prefixes: inflected(word), codes };
     if (!said.has(word))
       notes.push(`"${word}" matched nothing as written and was read as ${near.join(" or ")}.`);
     said.add(word);
@@ -205,6 +205,16 @@ export function compileQuery(
       ? { ...expanded, version: versionsNamed(versions, index.codesOf("version")) }
       : expanded;
   return { filters: withVersions, readings: readingStems.map((list) => list.map(compileWord)) };
+}
+
+/**
+ * A word with the other forms of its verb ("anodized" also as "anodizing", "machining" as
+ * "machined"): the stem before -ed (7 letters or more) or -ing (8 or more) as a second prefix.
+ */
+function inflected(word: string): string[] {
+  const base = /^(\p{L}{5,})(ed|ing)$/u.exec(word);
+  if (base === null || word.length < (base[2] === "ed" ? 7 : 8)) return [word];
+  return [word, base[1] as string];
 }
 
 /** A process record's own code and name, without family words. */
