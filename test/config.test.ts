@@ -2,6 +2,7 @@
 // declaration per flag, the usage text generated from the same declarations, and the exit codes.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { VERSION } from "../src/app/version";
 import {
   API_COMMAND,
   type CommandLine,
@@ -11,6 +12,7 @@ import {
   loadApiConfig,
   loadAppsConfig,
   loadCacheConfig,
+  loadConfirmWrites,
   loadHttpConfig,
   loadLimitsConfig,
   loadSearchConfig,
@@ -27,7 +29,6 @@ import {
   SERVER_COMMAND,
   usage,
 } from "../src/config";
-import { VERSION } from "../src/version";
 
 const TOKEN = "pat_live_9f8e7d6c5b4a39281716151413121110";
 const lab = {
@@ -585,6 +586,17 @@ describe("search, views and limits", () => {
     });
     expect(loadError(() => loadAppsConfig({ PARTS_MCP_APPS: "maybe" })).message).toBe(
       'PARTS_MCP_APPS must be on or off (got "maybe"): set it to one of them.',
+    );
+  });
+
+  it("confirmed writes: PARTS_MCP_CONFIRM_WRITES auto (default) or off, flag --confirm-writes", () => {
+    expect(loadConfirmWrites({})).toBe("auto");
+    expect(loadConfirmWrites({ PARTS_MCP_CONFIRM_WRITES: "OFF" })).toBe("off");
+    expect(loadConfirmWrites(parseCommandLine(SERVER_COMMAND, ["--confirm-writes", "off"]).values)).toBe(
+      "off",
+    );
+    expect(loadError(() => loadConfirmWrites({ PARTS_MCP_CONFIRM_WRITES: "always" })).message).toBe(
+      'PARTS_MCP_CONFIRM_WRITES must be one of auto, off (got "always"): set it to one of them.',
     );
   });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../src/api/endpoints";
+import { KINDS, REFERENCE_KINDS } from "../src/api/kinds";
 import {
   BoundingBox,
   Category,
@@ -15,11 +16,17 @@ import {
   SasUrl,
   Standard,
 } from "../src/api/schemas";
-import { mayHaveTakenEffect, shortErrorMessage } from "../src/errors";
-import { urlSecrets } from "../src/log";
-import { REFERENCE_KINDS } from "../src/reference";
+import { describeImport, describeNewPart } from "../src/confirm/summary";
+import { mayHaveTakenEffect, shortErrorMessage } from "../src/mcp/messages";
+import { urlSecrets } from "../src/text/redact";
 import { CREATE, defineTool, READ, type ResourceRef } from "./define";
 import { categoryId, criticalityId, materialCode, partId, processCode, standardCode } from "./params";
+
+/** A confirmed write's answer when the person said no (src/confirm/step.ts). */
+const notWritten = <T extends z.ZodObject>(output: T) =>
+  output.partial().extend({
+    notWritten: z.string().optional().describe("Set when the person declined: nothing was written"),
+  });
 
 const LIST_PARTS_HINT =
   "Find part ids with search_parts (by words of the title, a serial number or external ref, or by codes).";
@@ -64,16 +71,10 @@ export const createPart = defineTool({
       .optional()
       .describe("Dropdown selections; ids as in your parts' customFields"),
   }),
-  output: CreatePartResult,
+  output: notWritten(CreatePartResult),
   annotations: CREATE,
   notFound: "A referenced record does not exist; check the ids named in the message.",
-  lookups: [
-    { kind: "process", argument: "processId" },
-    { kind: "material", argument: "materialId" },
-    { kind: "standard", argument: "standardIds" },
-    { kind: "criticality", argument: "criticalityIds" },
-    { kind: "category", argument: "categoryIds" },
-  ],
+  lookups: REFERENCE_KINDS.map((kind) => ({ kind, argument: KINDS[kind].partField })),
   handler: async (body, { api, search, call }) => {
     // The new part must show in this token's next search, and so must one that a failed call may
     // have made (its error says to look with search_parts): the index is read again then.
@@ -86,7 +87,8 @@ export const createPart = defineTool({
       throw error;
     }
   },
-  links: ({ id }) => [{ kind: "part", id }],
+  confirm: describeNewPart,
+  links: ({ id }) => (id === undefined ? [] : [{ kind: "part", id }]),
 });
 
 export const getPart = defineTool({
@@ -101,7 +103,7 @@ export const getPart = defineTool({
   lookups: [{ kind: "part", argument: "id" }],
   handler: ({ id }, { api, call }) => api.call("getPart", { params: { id } }, call),
   links: (part) => referencesOf(part, false),
-  // The records it links are remembered with the part (src/server.ts records both).
+  // The records it links are remembered with the part (src/mcp/run-tool.ts records both).
   mentions: (part) => [partRef(part)],
 });
 
@@ -152,7 +154,7 @@ export const importPartFile = defineTool({
     name: z.string().min(1).max(255).describe('File name, e.g. "bracket.step"'),
     sasUrl: SasUrl.describe("https URL of the file with its SAS query string (kept secret)"),
   }),
-  output: ImportFileResult,
+  output: notWritten(ImportFileResult),
   annotations: CREATE,
   notFound: LIST_PARTS_HINT,
   // The SAS query is kept out of whatever the API sends back, in any form it might echo it.
@@ -162,6 +164,7 @@ export const importPartFile = defineTool({
       { params: { partId }, body: { name, sasUrl } },
       { ...call, secrets: urlSecrets(sasUrl) },
     ),
+  confirm: describeImport,
 });
 
 export const describePart = defineTool({
@@ -206,10 +209,7 @@ function referencesOf(part: Part, withPart = true): ResourceRef[] {
   const add = (kind: ResourceRef["kind"], id: string | undefined) => {
     if (id !== undefined) refs.push({ kind, id });
   };
-  add("process", part.processId);
-  add("material", part.materialId);
-  for (const id of part.standardIds ?? []) add("standard", id);
-  for (const id of part.criticalityIds ?? []) add("criticality", id);
-  for (const id of part.categoryIds ?? []) add("category", id);
+  for (const kind of REFERENCE_KINDS)
+    for (const id of [part[KINDS[kind].partField] ?? []].flat()) add(kind, id);
   return refs;
 }

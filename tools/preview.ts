@@ -5,9 +5,9 @@
 // (the API failed) says why. An assistant calls it before create_part; an MCP Apps host shows
 // the draft with a Create button.
 import { z } from "zod";
+import { REFERENCE_KINDS, type ReferenceKind } from "../src/api/kinds";
 import { Category, Criticality, Material, Process, Standard } from "../src/api/schemas";
-import { shortErrorMessage } from "../src/errors";
-import { REFERENCE_KINDS, type ReferenceKind } from "../src/reference";
+import { shortErrorMessage } from "../src/mcp/messages";
 import { defineTool, READ } from "./define";
 import { createPart } from "./parts";
 

@@ -1,9 +1,12 @@
 // The authorization server's state, in SQL that PostgreSQL and PGlite both run: the records of
 // oidc-provider (clients, grants, codes, tokens, sessions, interactions), each grant's sealed
-// Parts API token, and the server's own sealed secrets (signing and cookie keys). Migrations run
+// Parts API token, the server's own sealed secrets (signing and cookie keys), the rate-limit
+// windows every replica counts in (rate-limit.ts), and the ids of the confirmations already
+// answered (src/confirm/ledger.ts: once across replicas). Migrations run
 // at start under an advisory lock, so replicas starting together apply them once. Times are
 // epoch milliseconds of this process's clock.
 import { ConfigError } from "../config";
+import type { OnceLedger } from "../confirm/ledger";
 import type { Keyring } from "./keyring";
 import type { Sql } from "./sql";
 
@@ -35,14 +38,40 @@ const MIGRATIONS: readonly string[] = [
      name text PRIMARY KEY,
      sealed text NOT NULL
    );`,
+  // Rate limits shared by replicas; clients registered before unused ones expired get a day.
+  `CREATE TABLE oauth_rate_limits (
+     key text PRIMARY KEY,
+     window_start bigint NOT NULL,
+     count integer NOT NULL
+   );
+   CREATE INDEX oauth_rate_limits_window ON oauth_rate_limits (window_start);
+   UPDATE oauth_records AS client SET expires_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint + 86400000
+   WHERE client.model = 'Client' AND client.expires_at IS NULL AND NOT EXISTS (
+     SELECT 1 FROM oauth_records AS g WHERE g.model = 'Grant' AND g.payload->>'clientId' = client.id
+   );`,
+  // Confirmations answered, each kept until its state expires (src/confirm/ledger.ts).
+  `CREATE TABLE confirmations_answered (
+     id text PRIMARY KEY,
+     expires_at bigint NOT NULL
+   );
+   CREATE INDEX confirmations_answered_expiry ON confirmations_answered (expires_at);`,
 ];
+
+/** How long a rate-limit window lasts. */
+export const RATE_WINDOW_MS = 60_000;
+
+export interface RateWindow {
+  count: number;
+  /** Epoch ms. */
+  start: number;
+}
 
 export interface StoredRecord {
   payload: Record<string, unknown>;
   consumedAt: number | null;
 }
 
-export class OAuthStore {
+export class OAuthStore implements OnceLedger {
   readonly sql: Sql;
   readonly #keyring: Keyring;
 
@@ -77,6 +106,13 @@ export class OAuthStore {
   // -- oidc-provider's records ---------------------------------------------------------------
 
   async upsert(model: string, id: string, payload: Record<string, unknown>, expiresAt: number | null) {
+    // A client lives as long as its latest grant: one no one signed in with expires (adapter.ts).
+    if (model === "Grant" && typeof payload.clientId === "string" && expiresAt !== null) {
+      await this.sql.query(
+        "UPDATE oauth_records SET expires_at = $2 WHERE model = 'Client' AND id = $1 AND expires_at < $2",
+        [payload.clientId, expiresAt],
+      );
+    }
     await this.sql.query(
       `INSERT INTO oauth_records (model, id, payload, grant_id, uid, user_code, expires_at)
        VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7)
@@ -113,6 +149,14 @@ export class OAuthStore {
       model,
       id,
       Date.now(),
+    ]);
+  }
+
+  /** Makes a consumed record usable again (a refresh refused after its token was rotated). */
+  async unconsume(model: string, id: string): Promise<void> {
+    await this.sql.query("UPDATE oauth_records SET consumed_at = NULL WHERE model = $1 AND id = $2", [
+      model,
+      id,
     ]);
   }
 
@@ -169,6 +213,17 @@ export class OAuthStore {
     return count;
   }
 
+  // -- confirmations answered (the once-use ledger of src/confirm/) -----------------------------
+
+  /** True the first time `id` is claimed on any replica; false for a replay. */
+  async claim(id: string, expiresAt: number): Promise<boolean> {
+    const rows = await this.sql.query(
+      "INSERT INTO confirmations_answered (id, expires_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id",
+      [id, expiresAt],
+    );
+    return rows.length === 1;
+  }
+
   // -- the server's own secrets ----------------------------------------------------------------
 
   /** The secret `name`, made by `create` by whichever replica asks first. */
@@ -205,9 +260,29 @@ export class OAuthStore {
     });
   }
 
+  // -- rate limits ---------------------------------------------------------------------------
+
+  /**
+   * Counts one request against `key`'s window (it starts at the key's first request and lasts
+   * RATE_WINDOW_MS): the window's count, this request included, and its start. Replicas counting
+   * the same key at once are serialised by the row's lock.
+   */
+  async countRequest(key: string, now = Date.now()): Promise<RateWindow> {
+    const [row] = await this.sql.query<{ count: number; window_start: string }>(
+      `INSERT INTO oauth_rate_limits AS r (key, window_start, count) VALUES ($3, $1, 1)
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE WHEN r.window_start <= $2 THEN 1 ELSE r.count + 1 END,
+         window_start = CASE WHEN r.window_start <= $2 THEN EXCLUDED.window_start ELSE r.window_start END
+       RETURNING count, window_start`,
+      [now, now - RATE_WINDOW_MS, key],
+    );
+    return { count: Number(row?.count ?? 1), start: Number(row?.window_start ?? now) };
+  }
+
   /** Deletes what has expired; returns how many records and tokens went. */
   async sweep(): Promise<number> {
     const now = Date.now();
+    await this.sql.query("DELETE FROM oauth_rate_limits WHERE window_start <= $1", [now - RATE_WINDOW_MS]);
     const records = await this.sql.query("DELETE FROM oauth_records WHERE expires_at <= $1 RETURNING id", [
       now,
     ]);
@@ -215,7 +290,11 @@ export class OAuthStore {
       "DELETE FROM oauth_grant_tokens WHERE expires_at <= $1 RETURNING grant_id",
       [now],
     );
-    return records.length + tokens.length;
+    const answered = await this.sql.query(
+      "DELETE FROM confirmations_answered WHERE expires_at <= $1 RETURNING id",
+      [now],
+    );
+    return records.length + tokens.length + answered.length;
   }
 
   async healthy(): Promise<boolean> {

@@ -1,8 +1,7 @@
 // Batch gets for any number of keys: the API takes a bounded list per request, so the keys are
 // de-duplicated, cut into chunks and sent a few at once under one deadline, and the answers put
 // back together in the order the keys were asked for.
-import type { CallOptions, CallResult, PartsApiClient } from "./client";
-import { createDeadline } from "./deadline";
+import { type CallInput, type CallOptions, type CallResult, createDeadline } from "./call";
 
 export type BatchEndpointName = "batchGetStandards" | "batchGetCriticalities" | "batchGetCategories";
 export type BatchRecord<N extends BatchEndpointName> = CallResult<N>["items"][number];
@@ -16,7 +15,11 @@ const BATCH_CONCURRENCY = 4;
  * key's first occurrence; keys the API did not return are reported in `missing`, never as an error.
  */
 export async function batchGet<N extends BatchEndpointName>(
-  client: PartsApiClient,
+  call: <M extends BatchEndpointName>(
+    name: M,
+    input: CallInput<M>,
+    options: CallOptions,
+  ) => Promise<CallResult<M>>,
   name: N,
   keys: readonly string[],
   options: CallOptions | undefined,
@@ -40,7 +43,7 @@ export async function batchGet<N extends BatchEndpointName>(
       const body = byCode ? { codes: chunk } : { ids: chunk };
       let result: { items: BatchRecord<N>[] };
       try {
-        result = (await client.call(name as BatchEndpointName, { body } as never, shared)) as typeof result;
+        result = (await call(name as BatchEndpointName, { body } as never, shared)) as typeof result;
       } catch (error) {
         failed = true; // the other workers start no further chunk
         throw error;

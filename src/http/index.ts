@@ -5,16 +5,18 @@
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { McpServer } from "@modelcontextprotocol/server";
+import { openRuntime, type ServingConfig } from "../app/runtime";
+import { checkPersonalToken } from "../app/upstream-check";
+import { VERSION } from "../app/version";
 import { describeCodeCache } from "../code-cache";
 import { ConfigError, HTTP_ENV, type HttpConfig, isLoopbackHost, type LimitsConfig } from "../config";
-import type { Logger } from "../log";
-import { explainListenError, urlHost } from "../net";
-import { openRuntime, type ServingConfig } from "../runtime";
-import { createServer, type ServerOptions } from "../server";
+import type { ConfirmSecrets } from "../confirm/state";
+import type { Logger } from "../log/logger";
+import type { ServerOptions } from "../mcp/scope";
+import { createServer } from "../mcp/server";
+import { explainListenError, urlHost } from "../net/hosts";
 import { telemetry } from "../telemetry";
-import { checkPersonalToken } from "../upstream-check";
 import { preferThroughput } from "../v8-flags";
-import { VERSION } from "../version";
 import { AccessControl, OriginGuard } from "./access";
 import { ConnectionCap } from "./connections";
 import { MCP_PATH, McpHttpHandler, type OAuthHooks } from "./handler";
@@ -30,7 +32,7 @@ type HttpServerOptions = Omit<ServerOptions, "token" | "mode"> & {
   http: HttpConfig;
   limits: LimitsConfig;
   /** The `oauth` mode's gate (src/auth/), loaded only in that mode. */
-  oauth?: OAuthHooks & { prepare(server: McpServer): void };
+  oauth?: OAuthHooks & { prepare(server: McpServer): void; confirmations: ConfirmSecrets };
 };
 
 /**
@@ -56,6 +58,8 @@ interface RunningHttpServer {
 /** Starts the HTTP server in this process (the CLI does; so can a benchmark that wants it in-process). */
 async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { http, limits, oauth, ...serverOptions } = options;
+  // Replicas share the oauth mode's store: a confirmation made on one is answered once on any.
+  if (oauth && serverOptions.confirm) serverOptions.confirm = oauth.confirmations;
   const cap = new ConnectionCap(limits.http.maxConnections, options.logger);
   const handler = new McpHttpHandler({
     crowded: (socket) => cap.crowded(socket),

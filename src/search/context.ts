@@ -2,8 +2,8 @@
 // what each token was shown, the per-token indexes and how pages are read into them. PartSearch
 // (./service.ts) makes one; parts search, reference search, known records and did-you-mean use it.
 import type { CallOptions, PartsApiClient } from "../client";
-import type { ReferenceData } from "../reference";
-import type { SeenRecords } from "../seen";
+import type { ReferenceData } from "../data/reference";
+import type { SeenRecords } from "../data/seen";
 import { type Progress, readPages } from "./page-reader";
 import type { Held, PartIndexes, ViewKey } from "./part-indexes";
 

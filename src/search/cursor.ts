@@ -51,7 +51,13 @@ export function decodeCursor(cursor: string, search: Buffer): { position: number
     cursor.length <= MAX_CURSOR_LENGTH && BASE64URL.test(cursor)
       ? Buffer.from(cursor, "base64url")
       : undefined;
-  if (bytes === undefined || bytes.length !== CURSOR_BYTES || bytes[0] !== VERSION) {
+  // Compared re-encoded: base64url ignores the bits of a trailing extra character.
+  if (
+    bytes === undefined ||
+    bytes.length !== CURSOR_BYTES ||
+    bytes[0] !== VERSION ||
+    bytes.toString("base64url") !== cursor
+  ) {
     throw new SearchRefusal(
       "The cursor is not one this server made (damaged or made up): pass nextCursor exactly as returned, or search again without cursor.",
     );

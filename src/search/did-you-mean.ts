@@ -2,7 +2,7 @@
 // token knows (./known-records.ts), the part ids it was shown or has read, and the RFQ and factory
 // ids it was shown (the API cannot list those).
 import type { CallOptions } from "../client";
-import type { ReferenceKind } from "../reference";
+import type { ReferenceKind } from "../data/reference";
 import type { SearchContext } from "./context";
 import { type ReferenceRecords, SEARCHABLE, type SuggestKind } from "./kinds";
 import type { KnownRecords } from "./known-records";

@@ -1,7 +1,7 @@
 // The reference records a search meets, by kind, and what of each a fragment or a part's text is
 // compared with (search_reference, did-you-mean, reads by code, a part's referenced records).
 import type { Category, Criticality, Material, Process, Standard } from "../api/schemas";
-import type { ReferenceKind } from "../reference";
+import type { ReferenceKind } from "../data/reference";
 import type { Searchable } from "./match";
 import { materialFamilies, processFamilies } from "./vocabulary";
 

@@ -4,7 +4,7 @@
 // with the token's index (./records.ts), categories with every category above them.
 import type { Category } from "../api/schemas";
 import { type CallOptions, PartsApiError } from "../client";
-import { REFERENCE_KINDS, type ReferenceKind } from "../reference";
+import { REFERENCE_KINDS, type ReferenceKind } from "../data/reference";
 import { MAX_CATEGORY_DEPTH } from "./categories";
 import type { SearchContext } from "./context";
 import type { Known, ReferenceRecords } from "./kinds";

@@ -10,7 +10,7 @@
 // the heap.
 import { PAGE_SIZE_MAX } from "../api/endpoints";
 import type { Part } from "../api/schemas";
-import { ARRAY_HEADER, MAP_ENTRY, OBJECT, SLOT, stringBytes, TYPED_ARRAY } from "./heap-sizes";
+import { ARRAY_HEADER, type Budget, MAP_ENTRY, OBJECT, SLOT, stringBytes, TYPED_ARRAY } from "./heap-sizes";
 import {
   Codes,
   type CodeTables,
@@ -52,14 +52,6 @@ export const PAGE_SPAN = 4 * PAGE_SIZE;
  * listing did not end by MAX_POSITION.
  */
 export type StopReason = "budget" | "hollow" | "endless" | "crowded";
-
-/** Memory an index may take as it grows (./part-indexes.ts keeps all indexes within one budget). */
-export interface Budget {
-  /** Whether the index may grow by `bytes`; when granted, they are counted. */
-  claim(bytes: number): boolean;
-  /** Counts `bytes` more (or fewer, when negative) than claimed, once the growth is measured. */
-  settle(bytes: number): void;
-}
 
 const UNLIMITED: Budget = { claim: () => true, settle: () => {} };
 

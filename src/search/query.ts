@@ -2,7 +2,7 @@
 // stemmed words (filler words left out), and the compiled query, in which each word matches the
 // part's own words or the records it references (names, family words, a category's parents).
 import type { PART_VIEWS } from "../api/schemas";
-import { REFERENCE_KINDS, type ReferenceKind } from "../reference";
+import { REFERENCE_KINDS, type ReferenceKind } from "../data/reference";
 import { categoryEntriesOf, categoryEntryFields, withDescendants } from "./categories";
 import { SearchRefusal } from "./errors";
 import { type Known, PART_TEXT, type ReferenceRecords, SEARCHABLE } from "./kinds";

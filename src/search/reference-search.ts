@@ -3,7 +3,7 @@
 // the API cannot list, are those the token's parts name and those read with the get tools
 // (./known-records.ts), and an answer about them says so instead of claiming completeness.
 import type { CallOptions } from "../client";
-import { REFERENCE_KINDS, type ReferenceKind } from "../reference";
+import { REFERENCE_KINDS, type ReferenceKind } from "../data/reference";
 import { kindEntry, kindEntryFields } from "./kinds";
 import type { KnownRecords } from "./known-records";
 import { didYouMean, rankRecords } from "./match";
@@ -49,7 +49,7 @@ export async function searchReference(
   const items = ranked
     .slice(0, MAX_REFERENCE_ITEMS)
     .map(({ kind: each, record }) => (kind === undefined ? { kind: each, ...record } : { ...record }));
-  const unlisted = kinds.filter((each): each is Exclude<ReferenceKind, "standard"> => each !== "standard");
+  const unlisted = kinds.filter((each) => each !== "standard") as Exclude<ReferenceKind, "standard">[];
   const partsRead = found.every((each) => each.complete);
   if (unlisted.length === 0) {
     const complete = partsRead && ranked.length <= MAX_REFERENCE_ITEMS;

@@ -1,9 +1,8 @@
 // The reference records resolved for the codes on an index's parts (`kind:code`; null: the API
 // does not know it), kept as long as the index and within its budget: a repeat search_reference
 // costs no request, however many codes there are beyond what the reference cache holds.
-import { MAP_ENTRY, OBJECT, stringBytes } from "./heap-sizes";
+import { type Budget, MAP_ENTRY, OBJECT, stringBytes } from "./heap-sizes";
 import type { FilterKind } from "./part-columns";
-import type { Budget } from "./part-index";
 
 export class ResolvedRecords {
   readonly #records = new Map<string, object | null>();

@@ -4,8 +4,8 @@
 // records (./reference-search.ts), did-you-mean and reads by code (./did-you-mean.ts), and the
 // records a token knows (./known-records.ts).
 import type { CallOptions, PartsApiClient } from "../client";
-import type { ReferenceData, ReferenceKind } from "../reference";
-import { SeenRecords } from "../seen";
+import type { ReferenceData, ReferenceKind } from "../data/reference";
+import { SeenRecords } from "../data/seen";
 import { SearchContext, type SearchSettings } from "./context";
 import { Suggestions } from "./did-you-mean";
 import type { SuggestKind } from "./kinds";

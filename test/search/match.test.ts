@@ -148,6 +148,7 @@ describe("cursors", () => {
     ["wrong version", "A".repeat(28)],
     ["10,000 characters", "A".repeat(10_000)],
     ["truncated", encodeCursor(1, digest).slice(0, -2)],
+    ["a character added", `${encodeCursor(1, digest)}x`],
   ])("refuse garbage: %s", (_, garbage) => {
     expect(() => decodeCursor(garbage, digest)).toThrow(SearchRefusal);
     expect(() => decodeCursor(garbage, digest)).toThrow(/not one this server made/);

@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Part } from "../../src/api/schemas";
 import { PartsApiClient } from "../../src/client";
+import { ReferenceData } from "../../src/data/reference";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
-import { silentLogger } from "../../src/log";
-import { ReferenceData } from "../../src/reference";
+import { silentLogger } from "../../src/log/logger";
 import { PartSearch } from "../../src/search";
 import * as third from "../fixtures/third-catalogue";
 import { type CatalogueApi, startCatalogueApi } from "../support/catalogue-api";
@@ -51,7 +51,14 @@ const settings: [string, () => Promise<Setting>][] = [
       const api: TestApi = await startTestApi();
       const { client, search } = searchOf(api.url, api.demoToken);
       const parts = await everyPart(client, callWith());
-      return { search, parts, close: async () => (await client.close(), await api.close()) };
+      return {
+        search,
+        parts,
+        close: async () => {
+          await client.close();
+          await api.close();
+        },
+      };
     },
   ],
   [
@@ -67,7 +74,14 @@ const settings: [string, () => Promise<Setting>][] = [
         categories: third.CATEGORIES,
       });
       const { client, search } = searchOf(api.url, api.token);
-      return { search, parts, close: async () => (await client.close(), await api.close()) };
+      return {
+        search,
+        parts,
+        close: async () => {
+          await client.close();
+          await api.close();
+        },
+      };
     },
   ],
 ];

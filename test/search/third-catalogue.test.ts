@@ -3,8 +3,8 @@
 // explain themselves, near codes in text, counts, filler words, versions and process trade names.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PartsApiClient } from "../../src/client";
-import { silentLogger } from "../../src/log";
-import { ReferenceData } from "../../src/reference";
+import { ReferenceData } from "../../src/data/reference";
+import { silentLogger } from "../../src/log/logger";
 import { PartSearch, type PartSearchArgs } from "../../src/search";
 import * as third from "../fixtures/third-catalogue";
 import { type CatalogueApi, startCatalogueApi } from "../support/catalogue-api";
