@@ -132,12 +132,19 @@ export class PartFinder {
     const query = compileQuery(text, filters, index, known, notes);
     const covered = index.coveredFrom(start);
     const { found: matches, scannedTo } = index.matches(query, start, covered, limit + 1);
-    const items = matches.slice(0, limit).map((match) => this.#item(match, query, index, known));
+    let items = matches.slice(0, limit).map((match) => this.#item(match, query, index, known));
     // An index that stopped short of the listing's end (memory budget, an empty page that says
     // more follow, an endless listing) gives no cursor: the hint says why and what was searched.
     const stopped = matches.length <= limit ? index.stopsBy(scannedTo) : undefined;
     const complete = matches.length <= limit && index.endsBy(scannedTo) && stopped === undefined;
     const next = matches.length > limit ? (matches[limit] as Match).position : scannedTo;
+    // A whole answer in one page: parts found only through a category name come after those found
+    // through their own words or records, each group in listing order (a page with a cursor keeps
+    // listing order, so that the cursor stays one position).
+    if (complete && start === 0) {
+      const loose = matches.map((match) => categoryOnly(match, query, index));
+      items = [...items.filter((_, i) => !loose[i]), ...items.filter((_, i) => loose[i])];
+    }
     if (!complete && stopped === undefined && next === start && items.length === 0) {
       throw new SearchRefusal("The Parts API could not be read in time: try again shortly.");
     }
@@ -250,4 +257,18 @@ export class PartFinder {
   }
 
   /** Reads pages into a held index (./page-reader.ts), putting it back in the cache as it grows. */
+}
+
+/** Whether some word of a match matched the part only through the name of one of its categories. */
+function categoryOnly(match: Match, query: CompiledQuery, index: PartIndex): boolean {
+  if (match.viaReference === 0) return false;
+  const references = index.referencesOf(match.position);
+  const reading = query.readings[match.reading] ?? [];
+  return reading.some(
+    (word, w) =>
+      (match.viaReference & (1 << w)) !== 0 &&
+      !FILTER_KINDS.some(
+        (kind) => kind !== "category" && references[kind].some((code) => word.codes[kind]?.includes(code)),
+      ),
+  );
 }

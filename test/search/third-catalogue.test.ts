@@ -117,6 +117,24 @@ describe("questions as people phrase them", () => {
   });
 });
 
+describe("where a match came from", () => {
+  it("puts parts found only through a category name after those found through their own words", async () => {
+    const answer = await find({ text: "pumps" });
+    expect(answer.items.map((item) => item.id)).toEqual([
+      "t-09",
+      "t-10",
+      "t-13",
+      "t-01",
+      "t-02",
+      "t-03",
+      "t-12",
+      "t-17",
+      "t-18",
+    ]);
+    expect(answer.items.at(-1)?.matched).toMatch(/^category Pumps/);
+  });
+});
+
 describe("empty answers explain themselves", () => {
   it("names the record a code in the text is one character from", async () => {
     const answer = await find({ text: "IN719 nozzle" });
