@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Category, Part } from "../../src/api/schemas";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import * as other from "../fixtures/other-catalogue";
+import type { CatalogueApi } from "../support/catalogue-api";
 import { connectInProcess, ERAS, everyVisiblePart, type InProcessServer } from "../support/in-process";
 import { textOf } from "../support/mcp-server";
-import { type OtherApi, startOtherApi } from "../support/other-api";
+import { startOtherApi } from "../support/other-api";
 
 interface Item {
   id: string;
@@ -34,7 +35,7 @@ const codes = (items: Item[]) => items.map((item) => item.code).sort();
 
 describe.each(ERAS)("questions as people type them (%s era)", (era) => {
   describe("on a catalogue named in other styles", () => {
-    let api: OtherApi;
+    let api: CatalogueApi;
     let server: InProcessServer;
     const search = async (args: Record<string, unknown>) =>
       answer(await server.call("search_parts", { limit: 50, ...args }));
