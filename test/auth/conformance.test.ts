@@ -8,7 +8,15 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
 import { suiteNode } from "../conformance/suite";
-import { embeddedDataDir, freePort, newKey, type OAuthServer, Person, startOAuthServer } from "./support";
+import {
+  embeddedDataDir,
+  freePort,
+  newKey,
+  type OAuthServer,
+  Person,
+  registerClient,
+  startOAuthServer,
+} from "./support";
 
 const [alice] = DEMO_ACCOUNTS.map((account) => account.token) as [string];
 const require = createRequire(import.meta.url);
@@ -33,16 +41,10 @@ afterAll(async () => {
 
 it("passes the authorization server scenarios", { timeout: 90_000 }, async () => {
   const port = await freePort();
-  const registered = await fetch(`${server.issuer}/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      client_name: "Conformance suite",
-      redirect_uris: [`http://127.0.0.1:${port}/callback`],
-      token_endpoint_auth_method: "none",
-    }),
+  const clientId = await registerClient(server.issuer, {
+    client_name: "Conformance suite",
+    redirect_uris: [`http://127.0.0.1:${port}/callback`],
   });
-  const { client_id: clientId } = (await registered.json()) as { client_id: string };
   const args = ["authorization", "--url", server.issuer, "--client-id", clientId, "--resource", server.url];
   const child = spawn(suiteNode(), [bin, ...args, "--port", String(port)], {
     stdio: ["ignore", "pipe", "pipe"],

@@ -11,17 +11,19 @@ import { MCP_HEADERS, raw, toolCall } from "../http/support";
 import { type DocumentHost, startDocumentHost } from "./document-host";
 import {
   authorizationUrl,
+  CALLBACK,
+  codeExchange,
   embeddedDataDir,
   newKey,
   type OAuthServer,
   Person,
   pkce,
+  registerClient,
   startOAuthServer,
   tokenRequest,
 } from "./support";
 
 const [alice] = DEMO_ACCOUNTS.map((account) => account.token) as [string];
-const REDIRECT = "http://127.0.0.1:9/callback";
 const CLIENT_PER_MINUTE = 25;
 
 let api: TestApi;
@@ -66,33 +68,12 @@ function exact(method: string, path: string, body = "", type = "application/json
   });
 }
 
-async function register(metadata: Record<string, unknown> = {}): Promise<string> {
-  const res = await fetch(`${server.issuer}/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", ...metadata }),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { client_id: string }).client_id;
-}
+const register = (metadata: Record<string, unknown> = {}) => registerClient(server.issuer, metadata);
 
 /** A registered client, a sign-in and the code: what to exchange. */
 async function authorized() {
   const clientId = await register({ client_name: "Hardening Host" });
-  const { verifier, challenge } = pkce();
-  const callback = await new Person(alice).signIn(
-    authorizationUrl(server.issuer, { clientId, redirectUri: REDIRECT, challenge }),
-  );
-  return {
-    clientId,
-    exchange: {
-      grant_type: "authorization_code",
-      code: String(callback.get("code")),
-      redirect_uri: REDIRECT,
-      client_id: clientId,
-      code_verifier: verifier,
-    },
-  };
+  return { clientId, exchange: await codeExchange(server.issuer, alice, clientId) };
 }
 
 const mcpStatus = async (authorization: string) =>
@@ -103,7 +84,7 @@ describe("one door to the authorization server (R4-2)", () => {
   it("refuses every other spelling of its paths with 404, and routes it does not use", async () => {
     const registration = JSON.stringify({
       client_name: "slash",
-      redirect_uris: [REDIRECT],
+      redirect_uris: [CALLBACK],
       scope: "parts:read",
     });
     const form = "grant_type=refresh_token&refresh_token=x&client_id=x";
@@ -136,7 +117,7 @@ describe("one door to the authorization server (R4-2)", () => {
     const answer = await exact(
       "POST",
       "/register?x=1",
-      JSON.stringify({ client_name: "query", redirect_uris: [REDIRECT], scope: "parts:read" }),
+      JSON.stringify({ client_name: "query", redirect_uris: [CALLBACK], scope: "parts:read" }),
     );
     expect(answer.status, answer.body).toBe(201);
     expect(JSON.parse(answer.body).scope).toBeUndefined();
@@ -236,14 +217,14 @@ describe("the sign-in page and client-chosen text (R4-4)", () => {
     const name = `\u202Egnp.exe\u200B Trusted${"\u00A0".repeat(3_000)}Corp${"\u3000\u2003".repeat(50)}\u2066x`;
     const clientId = await register({ client_name: name });
     const page = await new Person(alice).open(
-      authorizationUrl(server.issuer, { clientId, redirectUri: REDIRECT, challenge: pkce().challenge }),
+      authorizationUrl(server.issuer, { clientId, redirectUri: CALLBACK, challenge: pkce().challenge }),
     );
     expect(page.status, page.html).toBe(200);
     expect(page.html).not.toMatch(/[\u202E\u200B\u2066\u00A0\u3000\u2003]/);
     const shown = /calls itself <strong>([^<]*)<\/strong>/.exec(page.html)?.[1] ?? "";
     expect(shown.startsWith("\\u202Egnp.exe\\u200B Trusted Corp")).toBe(true);
     expect([...shown].length).toBeLessThanOrEqual(64);
-    const host = new URL(REDIRECT).host;
+    const host = new URL(CALLBACK).host;
     expect(page.html.indexOf(host)).toBeGreaterThan(0);
     expect(page.html.indexOf(host)).toBeLessThan(page.html.indexOf("\\u202E"));
   });
@@ -251,11 +232,11 @@ describe("the sign-in page and client-chosen text (R4-4)", () => {
   it("names a metadata document's host, before the name it gives", async () => {
     const clientId = documents.serve("/misleading.json", {
       client_name: "Parts Official Connector",
-      redirect_uris: [REDIRECT],
+      redirect_uris: [CALLBACK],
       token_endpoint_auth_method: "none",
     });
     const page = await new Person(alice).open(
-      authorizationUrl(server.issuer, { clientId, redirectUri: REDIRECT, challenge: pkce().challenge }),
+      authorizationUrl(server.issuer, { clientId, redirectUri: CALLBACK, challenge: pkce().challenge }),
     );
     expect(page.status, page.html).toBe(200);
     const documentHost = `described by <code>${new URL(clientId).host}</code>`;
@@ -269,7 +250,7 @@ describe("authorization requests (R4-6)", () => {
     const clientId = await register();
     const url = authorizationUrl(server.issuer, {
       clientId,
-      redirectUri: REDIRECT,
+      redirectUri: CALLBACK,
       challenge: pkce().challenge,
     });
     url.searchParams.set("state", "s".repeat(12 * 1024));
@@ -285,7 +266,7 @@ describe("authorization requests (R4-6)", () => {
     for (let i = 0; i <= CLIENT_PER_MINUTE; i++) {
       const url = authorizationUrl(server.issuer, {
         clientId: busy,
-        redirectUri: REDIRECT,
+        redirectUri: CALLBACK,
         challenge: pkce().challenge,
       });
       const res = await fetch(url, { redirect: "manual" });
@@ -298,7 +279,7 @@ describe("authorization requests (R4-6)", () => {
     expect(Number(retryAfter)).toBeGreaterThan(0);
     const url = authorizationUrl(server.issuer, {
       clientId: other,
-      redirectUri: REDIRECT,
+      redirectUri: CALLBACK,
       challenge: pkce().challenge,
     });
     const res = await fetch(url, { redirect: "manual" });

@@ -4,38 +4,32 @@
 // expired records go within seconds of their expiry, not within the hour.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
-import { startPostgres, type TestPostgres } from "./postgres";
+import { DEMO_ACCOUNTS } from "../../src/embedded/testing";
+import { type ReplicaPair, startReplicaPair } from "./replica-pair";
 import {
   authorizationUrl,
-  freePort,
-  newKey,
+  CALLBACK,
+  codeExchange,
   type OAuthServer,
   Person,
   pkce,
-  startOAuthServer,
+  register as registerOn,
   tokenRequest,
 } from "./support";
 
 const [alice] = DEMO_ACCOUNTS.map((account) => account.token) as [string];
-const REDIRECT = "http://127.0.0.1:9/callback";
 const LIMIT = 4;
 /** Long enough for a sign-in on a loaded machine. */
 const UNUSED_TTL_S = 6;
 
-let api: TestApi;
-let db: TestPostgres;
+let pair: ReplicaPair;
 let a: OAuthServer;
 let b: OAuthServer;
 
 beforeAll(async () => {
-  [api, db] = await Promise.all([startTestApi(), startPostgres()]);
-  const port = await freePort();
-  const options = {
-    api,
-    store: { databaseUrl: db.url },
-    keys: `k1:${newKey()}`,
-    publicPort: port,
+  // `a` serves the public URL (the issuer); `b` is another replica behind it.
+  pair = await startReplicaPair({
+    balancer: false,
     env: {
       PARTS_MCP_OAUTH_REGISTER_PER_MINUTE: String(LIMIT),
       PARTS_MCP_OAUTH_TOKEN_PER_MINUTE: String(LIMIT),
@@ -44,20 +38,15 @@ beforeAll(async () => {
       PARTS_MCP_OAUTH_UNUSED_CLIENT_TTL_S: String(UNUSED_TTL_S),
       PARTS_MCP_OAUTH_SWEEP_INTERVAL_S: "1",
     },
-  };
-  // `a` serves the public URL (the issuer); `b` is another replica behind it.
-  [a, b] = await Promise.all([
-    startOAuthServer({ ...options, port: String(port) }),
-    startOAuthServer(options),
-  ]);
+  });
+  ({ a, b } = pair);
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  await Promise.all([api?.close(), db?.stop()]);
+  await pair?.stop();
 });
 
 async function query<Row>(text: string, params: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: db.url });
+  const client = new pg.Client({ connectionString: pair.db.url });
   await client.connect();
   try {
     return (await client.query(text, params)).rows as Row[];
@@ -66,16 +55,7 @@ async function query<Row>(text: string, params: unknown[] = []): Promise<Row[]> 
   }
 }
 
-const register = (server: OAuthServer) =>
-  fetch(`${server.origin}/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      client_name: "Limits",
-      redirect_uris: [REDIRECT],
-      token_endpoint_auth_method: "none",
-    }),
-  });
+const register = (server: OAuthServer) => registerOn(server.origin, { client_name: "Limits" });
 
 const clientIdOf = async (res: Response) => ((await res.json()) as { client_id: string }).client_id;
 
@@ -101,24 +81,18 @@ describe("expiry and the sweep", () => {
   it("an unused registration expires and is swept; one someone signed in with stays", async () => {
     const unused = await clientIdOf(await register(a));
     const used = await clientIdOf(await register(b));
-    const { verifier, challenge } = pkce();
-    const callback = await new Person(alice).signIn(
-      authorizationUrl(a.issuer, { clientId: used, redirectUri: REDIRECT, challenge }),
-    );
-    const tokens = await tokenRequest(a.origin, {
-      grant_type: "authorization_code",
-      code: String(callback.get("code")),
-      redirect_uri: REDIRECT,
-      client_id: used,
-      code_verifier: verifier,
-    });
+    const tokens = await tokenRequest(a.origin, await codeExchange(a.issuer, alice, used));
     expect(tokens.status).toBe(200);
     const registered = await query<{ id: string }>("SELECT id FROM oauth_records WHERE model = 'Client'");
     expect(registered.map((row) => row.id).sort()).toEqual([unused, used].sort());
     await new Promise((resolve) => setTimeout(resolve, (UNUSED_TTL_S + 2) * 1000));
     const clients = await query<{ id: string }>("SELECT id FROM oauth_records WHERE model = 'Client'");
     expect(clients.map((row) => row.id)).toEqual([used]);
-    const expired = authorizationUrl(a.issuer, { clientId: unused, redirectUri: REDIRECT, challenge });
+    const expired = authorizationUrl(a.issuer, {
+      clientId: unused,
+      redirectUri: CALLBACK,
+      challenge: pkce().challenge,
+    });
     expect((await fetch(expired, { redirect: "manual" })).status).toBe(400);
     const refreshed = await tokenRequest(b.origin, {
       grant_type: "refresh_token",
@@ -149,7 +123,7 @@ describe("limits per address hold across replicas", () => {
     const clientId = await clientIdOf(await register(a));
     const person = new Person(alice);
     const page = await person.open(
-      authorizationUrl(a.issuer, { clientId, redirectUri: REDIRECT, challenge: pkce().challenge }),
+      authorizationUrl(a.issuer, { clientId, redirectUri: CALLBACK, challenge: pkce().challenge }),
     );
     const path = new URL(page.url).pathname;
     const statuses = await alternate((server) =>
@@ -186,7 +160,7 @@ describe("limits per address hold across replicas", () => {
   it("authorization requests", async () => {
     const url = authorizationUrl(a.issuer, {
       clientId: "nope",
-      redirectUri: REDIRECT,
+      redirectUri: CALLBACK,
       challenge: pkce().challenge,
     });
     expectLimited(

@@ -5,98 +5,40 @@
 // audience, or expired, are refused like forged ones.
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createServer, request, type Server } from "node:http";
 import { join } from "node:path";
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from "jose";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Keyring } from "../../src/auth/keyring";
-import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
+import { DEMO_ACCOUNTS } from "../../src/embedded/testing";
 import { call, connect, MCP_HEADERS, raw, toolCall } from "../http/support";
 import { repoRoot } from "../support/mcp-server";
-import { startPostgres, type TestPostgres } from "./postgres";
-import {
-  authorizationUrl,
-  expectRefusedWithin,
-  freePort,
-  type OAuthServer,
-  Person,
-  pkce,
-  startOAuthServer,
-  tokenRequest,
-} from "./support";
+import { type ReplicaPair, startReplicaPair } from "./replica-pair";
+import { codeExchange, expectRefusedWithin, type OAuthServer, registerClient, tokenRequest } from "./support";
 
 const [alice, bob] = DEMO_ACCOUNTS.map((account) => account.token) as [string, string];
-const KEY = randomBytes(32);
-const REDIRECT = "http://127.0.0.1:9/callback";
 
-let api: TestApi;
-let db: TestPostgres;
+let pair: ReplicaPair;
 let a: OAuthServer;
 let b: OAuthServer;
-/** The balancer in front of both, at the public URL; it sends everything to `target`. */
-let balancer: Server;
-let target: OAuthServer;
-
-function startBalancer(port: number): Promise<Server> {
-  const server = createServer((req, res) => {
-    const { port: to } = new URL(target.origin);
-    const upstream = request(
-      { host: "127.0.0.1", port: Number(to), path: req.url, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on("error", () => res.destroy());
-    req.pipe(upstream);
-  });
-  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(server)));
-}
 
 beforeAll(async () => {
-  [api, db] = await Promise.all([startTestApi(), startPostgres()]);
-  const publicPort = await freePort();
-  const options = { api, store: { databaseUrl: db.url }, keys: `k1:${KEY.toString("base64")}`, publicPort };
-  // Started together: the migrations and the first-start secrets are made once, under a lock.
-  [a, b] = await Promise.all([startOAuthServer(options), startOAuthServer(options)]);
-  target = a;
-  balancer = await startBalancer(publicPort);
+  pair = await startReplicaPair();
+  ({ a, b } = pair);
 }, 60_000);
 afterAll(async () => {
-  balancer?.closeAllConnections();
-  balancer?.close();
-  await Promise.all([a?.stop(), b?.stop()]);
-  await Promise.all([api?.close(), db?.stop()]);
+  await pair?.stop();
 });
 
-/** A DCR client registered on `server`, then a person's sign-in there: the code and verifier. */
+/** A DCR client registered on `server`, then a person's sign-in there: what exchanges the code. */
 async function authorizeOn(server: OAuthServer, token: string, scope = "parts:read") {
-  const registered = await fetch(`${server.origin}/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      client_name: "Replica Host",
-      redirect_uris: [REDIRECT],
-      token_endpoint_auth_method: "none",
-    }),
-  });
-  const { client_id: clientId } = (await registered.json()) as { client_id: string };
-  const { verifier, challenge } = pkce();
-  target = server;
-  const url = authorizationUrl(server.issuer, { clientId, redirectUri: REDIRECT, challenge, scope });
-  const callback = await new Person(token).signIn(url);
-  return { clientId, verifier, code: String(callback.get("code")) };
+  const clientId = await registerClient(server.origin, { client_name: "Replica Host" });
+  pair.target = server;
+  return codeExchange(server.issuer, token, clientId, scope);
 }
 
-async function exchangeOn(server: OAuthServer, grant: Awaited<ReturnType<typeof authorizeOn>>) {
-  const tokens = await tokenRequest(server.origin, {
-    grant_type: "authorization_code",
-    code: grant.code,
-    redirect_uri: REDIRECT,
-    client_id: grant.clientId,
-    code_verifier: grant.verifier,
-  });
+async function exchangeOn(server: OAuthServer, exchange: Awaited<ReturnType<typeof authorizeOn>>) {
+  const tokens = await tokenRequest(server.origin, exchange);
   expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
   return tokens.body as { access_token: string; refresh_token: string; scope: string };
 }
@@ -105,7 +47,7 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe("two replicas, one PostgreSQL", () => {
   it("applied the migrations once", async () => {
-    const client = new pg.Client({ connectionString: db.url });
+    const client = new pg.Client({ connectionString: pair.db.url });
     await client.connect();
     const { rows } = await client.query("SELECT version FROM parts_mcp_migrations ORDER BY version");
     await client.end();
@@ -135,7 +77,7 @@ describe("two replicas, one PostgreSQL", () => {
     const revoked = await fetch(`${a.origin}/revoke`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ token: tokens.refresh_token, client_id: grant.clientId }),
+      body: new URLSearchParams({ token: tokens.refresh_token, client_id: grant.client_id }),
     });
     expect(revoked.status).toBe(200);
     const took = await expectRefusedWithin(`${b.origin}/mcp`, tokens.access_token, 5_000);
@@ -150,7 +92,7 @@ describe("two replicas, one PostgreSQL", () => {
     const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
     const sql = /`(DELETE FROM oauth_grant_tokens[^`]+)`/.exec(readme)?.[1];
     expect(sql, "the README's statement").toBeDefined();
-    const client = new pg.Client({ connectionString: db.url });
+    const client = new pg.Client({ connectionString: pair.db.url });
     await client.connect();
     try {
       for (const statement of (sql as string).split(";").filter((part) => part.trim() !== "")) {
@@ -203,11 +145,14 @@ describe("two replicas, one PostgreSQL", () => {
 
 describe("tokens signed with the replicas' own key", () => {
   async function signingKey(): Promise<JWK> {
-    const client = new pg.Client({ connectionString: db.url });
+    const client = new pg.Client({ connectionString: pair.db.url });
     await client.connect();
     const { rows } = await client.query("SELECT sealed FROM oauth_secrets WHERE name = 'signing-key-es256'");
     await client.end();
-    const opened = new Keyring([{ kid: "k1", key: KEY }]).open(rows[0].sealed, "secret:signing-key-es256");
+    const opened = new Keyring([{ kid: "k1", key: pair.key }]).open(
+      rows[0].sealed,
+      "secret:signing-key-es256",
+    );
     return JSON.parse(String(opened)) as JWK;
   }
 
@@ -243,7 +188,7 @@ describe("tokens signed with the replicas' own key", () => {
   it("keeps no Parts API token, code or refresh token in the clear in the database", async () => {
     const grant = await authorizeOn(a, bob);
     const tokens = await exchangeOn(b, grant);
-    const client = new pg.Client({ connectionString: db.url });
+    const client = new pg.Client({ connectionString: pair.db.url });
     await client.connect();
     const dump = JSON.stringify(
       await Promise.all(

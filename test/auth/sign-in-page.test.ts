@@ -14,6 +14,7 @@ import {
   newKey,
   type OAuthServer,
   pkce,
+  registerClient,
   startOAuthServer,
 } from "./support";
 
@@ -43,16 +44,7 @@ beforeAll(async () => {
     res.writeHead(200, { "content-type": "text/html" }).end(attackerPage),
   );
   await new Promise<void>((resolve) => attacker.listen(port, "127.0.0.1", resolve));
-  const registered = await fetch(`${server.issuer}/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      client_name: "Browser Host",
-      redirect_uris: [CALLBACK],
-      token_endpoint_auth_method: "none",
-    }),
-  });
-  clientId = ((await registered.json()) as { client_id: string }).client_id;
+  clientId = await registerClient(server.issuer, { client_name: "Browser Host", redirect_uris: [CALLBACK] });
 }, 90_000);
 afterAll(async () => {
   await browser?.close();

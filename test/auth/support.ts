@@ -17,7 +17,8 @@ import type { TestApi } from "../../src/embedded/testing";
 import { type HttpServerProcess, MCP_HEADERS, raw, spawnHttpServer, toolCall } from "../http/support";
 import { repoRoot } from "../support/mcp-server";
 
-const CALLBACK = "http://127.0.0.1:9/callback";
+/** Where a host built by hand is sent back to (nothing listens there: the code is read from the URL). */
+export const CALLBACK = "http://127.0.0.1:9/callback";
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -299,6 +300,39 @@ export function authorizationUrl(
     resource: fields.resource ?? `${issuer}/mcp`,
   }).toString();
   return url;
+}
+
+/** A dynamic registration by hand of a public client (no secret) sent back to CALLBACK: the response. */
+export function register(origin: string, metadata: Record<string, unknown> = {}): Promise<Response> {
+  return fetch(`${origin}/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ redirect_uris: [CALLBACK], token_endpoint_auth_method: "none", ...metadata }),
+  });
+}
+
+/** The client_id of a public client registered by hand (`register`), which must succeed. */
+export async function registerClient(
+  origin: string,
+  metadata: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await register(origin, metadata);
+  if (res.status !== 201) throw new Error(`registration refused: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { client_id: string }).client_id;
+}
+
+/** A person's sign-in by hand for a client sent back to CALLBACK: the fields that exchange its code. */
+export async function codeExchange(issuer: string, personToken: string, clientId: string, scope?: string) {
+  const { verifier, challenge } = pkce();
+  const url = authorizationUrl(issuer, { clientId, redirectUri: CALLBACK, challenge, scope });
+  const callback = await new Person(personToken).signIn(url);
+  return {
+    grant_type: "authorization_code",
+    code: String(callback.get("code")),
+    redirect_uri: CALLBACK,
+    client_id: clientId,
+    code_verifier: verifier,
+  };
 }
 
 /** A POST of form fields to the token endpoint: its status and JSON body. */
