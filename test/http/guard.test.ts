@@ -54,40 +54,44 @@ function withoutHost(url: string, path: string): Promise<string> {
   });
 }
 
-const OAUTH_REQUESTS: { path: string; method: string; body?: string; type?: string }[] = [
-  { path: "/.well-known/oauth-authorization-server", method: "GET" },
-  { path: "/.well-known/openid-configuration", method: "GET" },
-  { path: "/.well-known/oauth-protected-resource", method: "GET" },
-  { path: "/.well-known/oauth-protected-resource/mcp", method: "GET" },
-  { path: "/jwks", method: "GET" },
+interface OAuthRequest {
+  path: string;
+  method: string;
+  body?: string;
+  type?: string;
+}
+const get = (path: string): OAuthRequest => ({ path, method: "GET" });
+const postForm = (path: string, body: string): OAuthRequest => ({
+  path,
+  method: "POST",
+  body,
+  type: "application/x-www-form-urlencoded",
+});
+
+const OAUTH_REQUESTS: OAuthRequest[] = [
+  get("/.well-known/oauth-authorization-server"),
+  get("/.well-known/openid-configuration"),
+  get("/.well-known/oauth-protected-resource"),
+  get("/.well-known/oauth-protected-resource/mcp"),
+  get("/jwks"),
   {
     path: "/register",
     method: "POST",
     body: JSON.stringify({ redirect_uris: ["http://127.0.0.1:9/callback"], client_name: "x" }),
     type: "application/json",
   },
-  { path: "/authorize?client_id=x&response_type=code", method: "GET" },
-  {
-    path: "/token",
-    method: "POST",
-    body: "grant_type=authorization_code&code=x",
-    type: "application/x-www-form-urlencoded",
-  },
-  { path: "/revoke", method: "POST", body: "token=x", type: "application/x-www-form-urlencoded" },
-  { path: "/sign-in/some-interaction", method: "GET" },
-  {
-    path: "/sign-in/some-interaction",
-    method: "POST",
-    body: "token=x",
-    type: "application/x-www-form-urlencoded",
-  },
-  { path: "/request", method: "POST", body: "", type: "application/x-www-form-urlencoded" },
-  { path: "/session/end", method: "GET" },
-  { path: "/healthz", method: "GET" },
-  { path: "/no-such-path", method: "GET" },
+  get("/authorize?client_id=x&response_type=code"),
+  postForm("/token", "grant_type=authorization_code&code=x"),
+  postForm("/revoke", "token=x"),
+  get("/sign-in/some-interaction"),
+  postForm("/sign-in/some-interaction", "token=x"),
+  postForm("/request", ""),
+  get("/session/end"),
+  get("/healthz"),
+  get("/no-such-path"),
 ];
 
-function send(base: string, request: (typeof OAUTH_REQUESTS)[number], headers: Record<string, string>) {
+function send(base: string, request: OAuthRequest, headers: Record<string, string>) {
   return raw(`${base}${request.path}`, {
     method: request.method,
     headers: { ...(request.type && { "content-type": request.type }), ...headers },
