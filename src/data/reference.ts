@@ -36,12 +36,16 @@ export interface References {
   categoryIds?: string[];
 }
 
-export interface Resolved {
+/** The records a part (or a draft) names, as describe_part returns them and the views draw them. */
+export interface ResolvedRecords {
   process?: Process;
   material?: Material;
   standards: Standard[];
   criticalities: Criticality[];
   categories: Category[];
+}
+
+export interface Resolved extends ResolvedRecords {
   missing: { kind: ReferenceKind; id: string }[];
   failed: { kind: ReferenceKind; id: string; error: unknown }[];
 }

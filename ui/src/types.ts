@@ -1,30 +1,12 @@
-// The shapes of the tool results the views draw (`structuredContent`). Records come from the API
-// schemas (types only: nothing of them is bundled); the tool envelopes are restated here from
-// tools/parts.ts, tools/rfqs.ts, tools/preview.ts, src/resolve/, src/compare/ and decisions.md.
-import type {
-  BoundingBox,
-  Category,
-  Criticality,
-  Dimensions,
-  Material,
-  Part,
-  Process,
-  Rfq,
-  Standard,
-} from "../../src/api/schemas";
+// The shapes of the tool results the views draw (`structuredContent`). Records, reference kinds and
+// a part's resolved records come from src/api/ and src/data/reference.ts (types only: nothing of
+// them is bundled); the tool envelopes are restated here from tools/parts.ts, tools/rfqs.ts,
+// tools/preview.ts, src/resolve/, src/compare/ and decisions.md.
+import type { ReferenceKind } from "../../src/api/kinds";
+import type { BoundingBox, Dimensions, Part, Rfq } from "../../src/api/schemas";
+import type { ResolvedRecords as Resolved } from "../../src/data/reference";
 
-export type { BoundingBox, Dimensions, Part, Rfq };
-
-export type ReferenceKind = "process" | "material" | "standard" | "criticality" | "category";
-
-/** The reference records of a part or a draft, resolved. */
-export interface Resolved {
-  process?: Process;
-  material?: Material;
-  standards: Standard[];
-  criticalities: Criticality[];
-  categories: Category[];
-}
+export type { BoundingBox, Dimensions, Part, ReferenceKind, Resolved, Rfq };
 
 /** describe_part */
 export interface DescribedPart extends Resolved {
