@@ -31,44 +31,74 @@ import type {
 } from "./types";
 import { failure, loading, show } from "./widgets";
 
-const VIEW_OF_TOOL: Record<string, ViewName> = {
-  describe_part: "part",
-  search_parts: "search",
-  get_rfq: "rfq",
-  preview_part: "draft",
-  resolve_parts: "resolve",
-  compare_parts: "compare",
+interface Screen {
+  /** The tool whose result it draws. */
+  tool: string;
+  /** Two keys that only its result has together (the six shapes are distinct). */
+  has: [string, string];
+  /** What it says while the result is on its way. */
+  waiting: string;
+  draw(data: unknown): HTMLElement;
+}
+
+const SCREENS: Record<ViewName, Screen> = {
+  part: {
+    tool: "describe_part",
+    has: ["part", "standards"],
+    waiting: "Loading the part…",
+    draw: (data) => partCard(data as DescribedPart).node,
+  },
+  search: {
+    tool: "search_parts",
+    has: ["items", "scanned"],
+    waiting: "Searching parts…",
+    draw: (data) => searchScreen(data as SearchResult, input),
+  },
+  rfq: {
+    tool: "get_rfq",
+    has: ["state", "partId"],
+    waiting: "Loading the RFQ…",
+    draw: (data) => rfqScreen(data as Rfq),
+  },
+  draft: {
+    tool: "preview_part",
+    has: ["draft", "unknown"],
+    waiting: "Checking the draft…",
+    draw: (data) => draftScreen(data as DraftPreview),
+  },
+  resolve: {
+    tool: "resolve_parts",
+    has: ["items", "complete"],
+    waiting: "Resolving the list…",
+    draw: (data) => resolveScreen(data as ResolvedList),
+  },
+  compare: {
+    tool: "compare_parts",
+    has: ["fields", "parts"],
+    waiting: "Comparing the parts…",
+    draw: (data) => compareScreen(data as Comparison),
+  },
 };
 
-const WAITING: Record<ViewName, string> = {
-  part: "Loading the part…",
-  search: "Searching parts…",
-  rfq: "Loading the RFQ…",
-  draft: "Checking the draft…",
-  resolve: "Resolving the list…",
-  compare: "Comparing the parts…",
-};
+const VIEWS = Object.keys(SCREENS) as ViewName[];
+const viewOfTool = (name: string | undefined): ViewName | undefined =>
+  VIEWS.find((view) => SCREENS[view].tool === name);
 
 let toolName: string | undefined;
 let input: Record<string, unknown> = {};
 
 function waiting(): void {
-  const view = toolName ? VIEW_OF_TOOL[toolName] : undefined;
-  show(loading(view ? WAITING[view] : "Waiting for the result…"));
+  const view = viewOfTool(toolName);
+  show(loading(view ? SCREENS[view].waiting : "Waiting for the result…"));
 }
 
 /**
- * The screen for a result, from its shape (the six shapes are distinct), so that a result the host
- * forwards for a call the view made itself is still drawn right; the tool's name is the fallback.
+ * The screen for a result, from its shape, so that a result the host forwards for a call the view
+ * made itself is still drawn right; the tool's name is the fallback.
  */
 function viewOf(data: Record<string, unknown>): ViewName | undefined {
-  if ("part" in data && "standards" in data) return "part";
-  if ("items" in data && "scanned" in data) return "search";
-  if ("state" in data && "partId" in data) return "rfq";
-  if ("draft" in data && "unknown" in data) return "draft";
-  if ("items" in data && "complete" in data) return "resolve";
-  if ("fields" in data && "parts" in data) return "compare";
-  return toolName ? VIEW_OF_TOOL[toolName] : undefined;
+  const byShape = VIEWS.find((view) => SCREENS[view].has.every((key) => key in data));
+  return byShape ?? viewOfTool(toolName);
 }
 
 function render(result: CallToolResult): void {
@@ -82,28 +112,7 @@ function render(result: CallToolResult): void {
     show(failure("Nothing to show", resultText(result) || "The result carries no data this view can draw."));
     return;
   }
-  switch (view) {
-    case "part": {
-      const { node } = partCard(data as unknown as DescribedPart);
-      show(node);
-      break;
-    }
-    case "search":
-      show(searchScreen(data as unknown as SearchResult, input));
-      break;
-    case "rfq":
-      show(rfqScreen(data as unknown as Rfq));
-      break;
-    case "draft":
-      show(draftScreen(data as unknown as DraftPreview));
-      break;
-    case "resolve":
-      show(resolveScreen(data as unknown as ResolvedList));
-      break;
-    case "compare":
-      show(compareScreen(data as unknown as Comparison));
-      break;
-  }
+  show(SCREENS[view].draw(data));
 }
 
 /** Applies what a (possibly partial) host context carries: theme, style variables, fonts, locale. */
