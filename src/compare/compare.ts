@@ -4,6 +4,7 @@
 // criticalities and categories are what all the parts share plus what each adds; dimensions and
 // the bounding box as the API gives them. One read per part, and one per reference record
 // through the reference cache.
+import { KINDS, keyOf } from "../api/kinds";
 import { DIMENSION_NAMES, type Part } from "../api/schemas";
 import { type CallOptions, type PartsApiClient, PartsApiError } from "../client";
 import type { ReferenceData } from "../data/reference";
@@ -177,42 +178,21 @@ async function recordNames(
     }
   };
   await Promise.all([
-    ...distinct((part) => [part.processId]).map((code) =>
-      quietly(async () => void names.set(`process:${code}`, (await reference.process(code, call)).name)),
+    ...(["process", "material"] as const).flatMap((kind) =>
+      distinct((part) => [part[KINDS[kind].partField]]).map((code) =>
+        quietly(async () => void names.set(`${kind}:${code}`, (await reference[kind](code, call)).name)),
+      ),
     ),
-    ...distinct((part) => [part.materialId]).map((code) =>
-      quietly(async () => void names.set(`material:${code}`, (await reference.material(code, call)).name)),
+    ...(["standard", "criticality", "category"] as const).map((kind) =>
+      quietly(async () => {
+        const { items } = await reference.batch(
+          kind,
+          distinct((part) => part[KINDS[kind].partField]),
+          call,
+        );
+        for (const item of items) names.set(`${kind}:${keyOf(kind, item)}`, item.name);
+      }),
     ),
-    quietly(async () => {
-      for (const item of (
-        await reference.batch(
-          "standard",
-          distinct((part) => part.standardIds),
-          call,
-        )
-      ).items)
-        names.set(`standard:${item.code}`, item.name);
-    }),
-    quietly(async () => {
-      for (const item of (
-        await reference.batch(
-          "criticality",
-          distinct((part) => part.criticalityIds),
-          call,
-        )
-      ).items)
-        names.set(`criticality:${item.id}`, item.name);
-    }),
-    quietly(async () => {
-      for (const item of (
-        await reference.batch(
-          "category",
-          distinct((part) => part.categoryIds),
-          call,
-        )
-      ).items)
-        names.set(`category:${item.id}`, item.name);
-    }),
   ]);
   return names;
 }
