@@ -27,9 +27,9 @@ interface TemplateSpec {
   kind: KnownKind;
   title: string;
   description: string;
-  /** The tool that reads one record, and its arguments for this id. */
+  /** The tool that reads one record, and its arguments for this id (default: the kind's key field). */
   tool: string;
-  args(id: string): Record<string, unknown>;
+  args?(id: string): Record<string, unknown>;
   /** The record in the tool's result (a batch tool's first item), or undefined when it is missing. */
   pick?(result: unknown): unknown;
   /** Records that change (parts, RFQs) are not cached by clients; reference records as long as here. */
@@ -37,34 +37,10 @@ interface TemplateSpec {
 }
 
 const TEMPLATES: readonly TemplateSpec[] = [
-  {
-    kind: "process",
-    title: "Process",
-    description: "A manufacturing process, by code",
-    tool: "get_process",
-    args: (code) => ({ code }),
-  },
-  {
-    kind: "material",
-    title: "Material",
-    description: "A material, by code",
-    tool: "get_material",
-    args: (code) => ({ code }),
-  },
-  {
-    kind: "standard",
-    title: "Standard",
-    description: "A standard, by code",
-    tool: "get_standard",
-    args: (code) => ({ code }),
-  },
-  {
-    kind: "criticality",
-    title: "Criticality",
-    description: "A criticality, by id",
-    tool: "get_criticality",
-    args: (id) => ({ id }),
-  },
+  { kind: "process", title: "Process", description: "A manufacturing process, by code", tool: "get_process" },
+  { kind: "material", title: "Material", description: "A material, by code", tool: "get_material" },
+  { kind: "standard", title: "Standard", description: "A standard, by code", tool: "get_standard" },
+  { kind: "criticality", title: "Criticality", description: "A criticality, by id", tool: "get_criticality" },
   {
     kind: "category",
     title: "Category",
@@ -73,31 +49,18 @@ const TEMPLATES: readonly TemplateSpec[] = [
     args: (id) => ({ ids: [id] }),
     pick: (result) => (result as { items: unknown[] }).items[0],
   },
-  {
-    kind: "part",
-    title: "Part",
-    description: "A part, by id",
-    tool: "get_part",
-    args: (id) => ({ id }),
-    changes: true,
-  },
+  { kind: "part", title: "Part", description: "A part, by id", tool: "get_part", changes: true },
   {
     kind: "rfq",
     title: "RFQ",
     description: "A request for quotation, by id",
     tool: "get_rfq",
-    args: (id) => ({ id }),
     changes: true,
   },
-  {
-    kind: "factory",
-    title: "Factory",
-    description: "A factory, by id",
-    tool: "get_factory",
-    args: (id) => ({ id }),
-    changes: true,
-  },
+  { kind: "factory", title: "Factory", description: "A factory, by id", tool: "get_factory", changes: true },
 ];
+
+const argsOf = (spec: TemplateSpec, id: string) => spec.args?.(id) ?? { [KINDS[spec.kind].key]: id };
 
 /** Each template's address, parsed once for every server instance (HTTP builds one per request). */
 const PARSED = Object.fromEntries(
@@ -159,7 +122,7 @@ export function registerResources(server: McpServer, scope: RequestScope): Reada
       },
       async (uri, variables, ctx) => {
         const id = decodeVariable(variables[variable], uri.href);
-        const result = await readThrough(scope, spec.tool, spec.args(id), uri.href, ctx);
+        const result = await readThrough(scope, spec.tool, argsOf(spec, id), uri.href, ctx);
         const record = spec.pick ? spec.pick(result) : result;
         if (record === undefined) {
           // A batch read answers a missing record with no 404: the closest ones are looked up here.
