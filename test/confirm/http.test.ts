@@ -141,28 +141,21 @@ const servedModern = (body: ReturnType<typeof rpcBody>) =>
   body.result?._meta?.["io.modelcontextprotocol/serverInfo"] !== undefined;
 
 describe("hosts as they are: each request shape, as raw HTTP", () => {
-  it("serves a 2026-07-28 envelope under MCP-Protocol-Version: 2025-11-25 as 2026-07-28", async () => {
-    const res = await send(ENVELOPE, { "mcp-protocol-version": "2025-11-25" });
+  it.each([
+    ["a 2026-07-28 envelope under MCP-Protocol-Version: 2025-11-25", "2026-07-28", ENVELOPE, "2025-11-25"],
+    ["a 2026-07-28 envelope with no MCP-Protocol-Version header", "2026-07-28", ENVELOPE, undefined],
+    [
+      "a request with no envelope under MCP-Protocol-Version: 2026-07-28",
+      "2025-11-25",
+      undefined,
+      "2026-07-28",
+    ],
+  ])("serves %s as %s", async (_shape, era, meta, version) => {
+    const res = await send(meta, version ? { "mcp-protocol-version": version } : {});
     const body = rpcBody(res);
     expect(res.status).toBe(200);
     expect(body.result?.structuredContent).toMatchObject({ code: "lpbf" });
-    expect(servedModern(body)).toBe(true);
-  });
-
-  it("serves a 2026-07-28 envelope with no MCP-Protocol-Version header as 2026-07-28", async () => {
-    const res = await send(ENVELOPE, {});
-    const body = rpcBody(res);
-    expect(res.status).toBe(200);
-    expect(body.result?.structuredContent).toMatchObject({ code: "lpbf" });
-    expect(servedModern(body)).toBe(true);
-  });
-
-  it("serves a request with no envelope under MCP-Protocol-Version: 2026-07-28 as 2025-11-25", async () => {
-    const res = await send(undefined, { "mcp-protocol-version": "2026-07-28" });
-    const body = rpcBody(res);
-    expect(res.status).toBe(200);
-    expect(body.result?.structuredContent).toMatchObject({ code: "lpbf" });
-    expect(servedModern(body)).toBe(false);
+    expect(servedModern(body)).toBe(era === "2026-07-28");
   });
 
   it("serves the strict shapes as before", async () => {
