@@ -13,9 +13,7 @@ import { type DocumentHost, startDocumentHost } from "./document-host";
 import {
   authorizationUrl,
   connectWithSignIn,
-  embeddedDataDir,
   expectRefusedWithin,
-  newKey,
   type OAuthServer,
   Person,
   pkce,
@@ -37,8 +35,6 @@ beforeAll(async () => {
   [api, host] = await Promise.all([startTestApi(), startDocumentHost()]);
   server = await startOAuthServer({
     api,
-    store: { dataDir: await embeddedDataDir("clients") },
-    keys: `k1:${newKey()}`,
     env: {
       NODE_EXTRA_CA_CERTS: host.caFile,
       PARTS_MCP_OAUTH_TRUSTED_CLIENT_HOSTS: "localhost",

@@ -8,15 +8,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
 import { suiteNode } from "../conformance/suite";
-import {
-  embeddedDataDir,
-  freePort,
-  newKey,
-  type OAuthServer,
-  Person,
-  registerClient,
-  startOAuthServer,
-} from "./support";
+import { freePort, type OAuthServer, Person, registerClient, startOAuthServer } from "./support";
 
 const [alice] = DEMO_ACCOUNTS.map((account) => account.token) as [string];
 const require = createRequire(import.meta.url);
@@ -28,11 +20,7 @@ let server: OAuthServer;
 
 beforeAll(async () => {
   api = await startTestApi();
-  server = await startOAuthServer({
-    api,
-    store: { dataDir: await embeddedDataDir("conformance") },
-    keys: `k1:${newKey()}`,
-  });
+  server = await startOAuthServer({ api });
 }, 60_000);
 afterAll(async () => {
   await server?.stop();

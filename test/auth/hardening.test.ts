@@ -13,8 +13,6 @@ import {
   authorizationUrl,
   CALLBACK,
   codeExchange,
-  embeddedDataDir,
-  newKey,
   type OAuthServer,
   Person,
   pkce,
@@ -34,8 +32,6 @@ beforeAll(async () => {
   [api, documents] = await Promise.all([startTestApi(), startDocumentHost()]);
   server = await startOAuthServer({
     api,
-    store: { dataDir: await embeddedDataDir("hardening") },
-    keys: `k1:${newKey()}`,
     env: {
       NODE_EXTRA_CA_CERTS: documents.caFile,
       PARTS_MCP_OAUTH_TRUSTED_CLIENT_HOSTS: "localhost",

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { call, connect, spawnHttpServer } from "../http/support";
 import { repoRoot } from "../support/mcp-server";
-import { embeddedDataDir, newKey, startOAuthServer } from "./support";
+import { startOAuthServer } from "./support";
 
 const PROBE = { NODE_OPTIONS: `-r ${join(repoRoot, "test/support/modules-at-exit.cjs")}` };
 const OAUTH_MODULES = ["parts-mcp.oauth.js", "oidc-provider", "koa", "@electric-sql/pglite", "pg", "jose"];
@@ -35,12 +35,7 @@ it("per-user mode loads none of the oauth mode's libraries", async () => {
 });
 
 it("oauth mode loads them (the probe sees them)", async () => {
-  const server = await startOAuthServer({
-    api,
-    store: { dataDir: await embeddedDataDir("lazy") },
-    keys: `k1:${newKey()}`,
-    env: PROBE,
-  });
+  const server = await startOAuthServer({ api, env: PROBE });
   await server.stop();
   const modules = loaded(server.stderr());
   expect(modules.has("parts-mcp.oauth.js")).toBe(true);

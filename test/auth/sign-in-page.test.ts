@@ -9,9 +9,7 @@ import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/te
 import { launchBrowser } from "../views/browser";
 import {
   authorizationUrl,
-  embeddedDataDir,
   freePort,
-  newKey,
   type OAuthServer,
   pkce,
   registerClient,
@@ -33,10 +31,7 @@ let clientId: string;
 
 beforeAll(async () => {
   api = await startTestApi();
-  [server, { browser }] = await Promise.all([
-    startOAuthServer({ api, store: { dataDir: await embeddedDataDir("page") }, keys: `k1:${newKey()}` }),
-    launchBrowser(),
-  ]);
+  [server, { browser }] = await Promise.all([startOAuthServer({ api }), launchBrowser()]);
   const port = await freePort();
   attackerOrigin = `http://localhost:${port}`;
   CALLBACK = `http://127.0.0.1:${port}/callback`;

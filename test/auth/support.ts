@@ -62,8 +62,10 @@ export async function embeddedDataDir(name: string): Promise<string> {
 
 export interface OAuthServerOptions {
   api: TestApi;
-  store: { dataDir: string } | { databaseUrl: string };
-  keys: string;
+  /** Default: a fresh embedded store (`embeddedDataDir`). */
+  store?: { dataDir: string } | { databaseUrl: string };
+  /** PARTS_MCP_OAUTH_KEYS; default: one new key. */
+  keys?: string;
   env?: Record<string, string>;
   /** The public URL's port, when it is another replica's (default: this server's own). */
   publicPort?: number;
@@ -82,16 +84,17 @@ export interface OAuthServer extends HttpServerProcess {
 export async function startOAuthServer(options: OAuthServerOptions): Promise<OAuthServer> {
   const port = options.port === undefined ? await freePort() : Number(options.port);
   const issuer = `http://127.0.0.1:${options.publicPort ?? port}`;
+  const store = options.store ?? { dataDir: await embeddedDataDir("oauth") };
   const server = await spawnHttpServer({
     api: options.api,
     args: ["--port", String(port)],
     env: {
       PARTS_MCP_AUTH: "oauth",
       PARTS_MCP_PUBLIC_URL: `${issuer}/mcp`,
-      PARTS_MCP_OAUTH_KEYS: options.keys,
-      ...("dataDir" in options.store
-        ? { PARTS_MCP_DATA_DIR: options.store.dataDir }
-        : { PARTS_MCP_DATABASE_URL: options.store.databaseUrl }),
+      PARTS_MCP_OAUTH_KEYS: options.keys ?? `k1:${newKey()}`,
+      ...("dataDir" in store
+        ? { PARTS_MCP_DATA_DIR: store.dataDir }
+        : { PARTS_MCP_DATABASE_URL: store.databaseUrl }),
       ...options.env,
     },
   });

@@ -5,7 +5,7 @@
 import { connect as connectSocket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
-import { embeddedDataDir, newKey, type OAuthServer, startOAuthServer } from "../auth/support";
+import { type OAuthServer, startOAuthServer } from "../auth/support";
 import { type HttpServerProcess, type RawResponse, raw, spawnHttpServer } from "./support";
 
 let api: TestApi;
@@ -13,12 +13,8 @@ let plain: HttpServerProcess;
 let oauth: OAuthServer;
 
 beforeAll(async () => {
-  let dataDir: string;
-  [api, dataDir] = await Promise.all([startTestApi(), embeddedDataDir("guard")]);
-  [plain, oauth] = await Promise.all([
-    spawnHttpServer({ api }),
-    startOAuthServer({ api, store: { dataDir }, keys: `k1:${newKey()}` }),
-  ]);
+  api = await startTestApi();
+  [plain, oauth] = await Promise.all([spawnHttpServer({ api }), startOAuthServer({ api })]);
 }, 60_000);
 
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
-import { embeddedDataDir, newKey, startOAuthServer } from "../auth/support";
+import { startOAuthServer } from "../auth/support";
 import { mcpJsonEntry } from "../support/mcp-server";
 import { clientEnv, elsewhere, startAsClient } from "./support";
 
@@ -135,12 +135,7 @@ describe("the start-up check of a remote environment", () => {
 
 describe("no start-up check without a server token", () => {
   it("checks nothing in the oauth mode, where every request brings a person's own token", async () => {
-    const server = await startOAuthServer({
-      api,
-      store: { dataDir: await embeddedDataDir("startup-check") },
-      keys: `k1:${newKey()}`,
-      env: { PARTS_API_ENV: "lab" },
-    });
+    const server = await startOAuthServer({ api, env: { PARTS_API_ENV: "lab" } });
     try {
       // Past the check's moment (1 s after the start) with room to spare.
       await new Promise((resolve) => setTimeout(resolve, 2_500));

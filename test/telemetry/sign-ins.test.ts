@@ -2,15 +2,7 @@
 // outcome): a token the Parts API refuses, then one it accepts, through the real sign-in page.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
-import {
-  connectWithSignIn,
-  embeddedDataDir,
-  newKey,
-  type OAuthServer,
-  Person,
-  startOAuthServer,
-  TestHost,
-} from "../auth/support";
+import { connectWithSignIn, type OAuthServer, Person, startOAuthServer, TestHost } from "../auth/support";
 import { type OtlpReceiver, otlpEnv, startOtlpReceiver } from "./support";
 
 let api: TestApi;
@@ -19,12 +11,7 @@ let server: OAuthServer;
 
 beforeAll(async () => {
   [api, receiver] = await Promise.all([startTestApi(), startOtlpReceiver()]);
-  server = await startOAuthServer({
-    api,
-    store: { dataDir: await embeddedDataDir("sign-ins") },
-    keys: `k1:${newKey()}`,
-    env: otlpEnv(receiver),
-  });
+  server = await startOAuthServer({ api, env: otlpEnv(receiver) });
 }, 60_000);
 afterAll(async () => {
   await server?.stop();
