@@ -1,6 +1,6 @@
 // Builds the MCP Apps view document: ui/src bundled with ext-apps' App runtime and ui/styles.css
 // into ONE self-contained HTML file (no CDN, no network: it must work under the spec's default
-// CSP), dist/ui/parts-view.html, which the server reads at run time (src/apps/views.ts).
+// CSP), dist/ui/parts-view.html, which the server reads at run time (src/mcp/views.ts).
 // - zod's `locales` keep English only (the server bundle's tweak, scripts/build.mjs): the other
 //   languages are most of zod, and the view never shows a zod message.
 // - The script is inlined, so `</script` and `<!--` are escaped in it.

@@ -56,7 +56,7 @@ async function runConfig(argv: string[]): Promise<number | undefined> {
 }
 
 async function runHealthcheck(argv: string[]): Promise<number | undefined> {
-  const { checkHealth } = await import("./healthcheck");
+  const { checkHealth } = await import("./app/healthcheck");
   return runCommand(HEALTHCHECK_COMMAND, argv, async ({ values }) =>
     checkHealth(loadListenAddress(environment(values)), processOutput),
   );
@@ -82,8 +82,8 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
   const telemetry = loadTelemetryConfig(env);
   const [{ tools: allTools }, { selectTools }, { buildCatalogue }] = await Promise.all([
     import("../tools"),
-    import("./selection"),
-    import("./catalogue"),
+    import("./mcp/selection"),
+    import("./mcp/catalogue"),
   ]);
   const catalogue = buildCatalogue(selectTools(allTools, selection), { views: loadAppsConfig(env).enabled });
 
@@ -99,7 +99,7 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
     }
     const api = loadApiConfig(env);
     if (process.stdin.isTTY) process.stderr.write(`${TERMINAL_HINT}\n`);
-    const { runStdioServer } = await import("./stdio");
+    const { runStdioServer } = await import("./stdio/serve");
     await runStdioServer({ api, cache, search, limits, catalogue, checkUpstream: true, telemetry });
   }
   return undefined;

@@ -2,6 +2,7 @@
 // declaration per flag, the usage text generated from the same declarations, and the exit codes.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { VERSION } from "../src/app/version";
 import {
   API_COMMAND,
   type CommandLine,
@@ -27,7 +28,6 @@ import {
   SERVER_COMMAND,
   usage,
 } from "../src/config";
-import { VERSION } from "../src/version";
 
 const TOKEN = "pat_live_9f8e7d6c5b4a39281716151413121110";
 const lab = {

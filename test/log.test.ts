@@ -10,7 +10,7 @@ import {
   redact,
   SecretSet,
   urlSecrets,
-} from "../src/log";
+} from "../src/log/logger";
 
 const TOKEN = "pat_live_0123456789abcdefABCDEF";
 /** A realistic SAS signature: base64 of an HMAC-SHA256, percent-encoded in the URL. */

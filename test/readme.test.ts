@@ -214,6 +214,19 @@ describe("README", () => {
     }
   });
 
+  it("names only files of the project that exist, in the README and in docs/", () => {
+    const missing: string[] = [];
+    for (const document of DOCUMENTS) {
+      const named = read(document).matchAll(
+        /`((?:src|scripts|test|deploy|ui|docs|registry|mcpb)\/[^`\s*<>{}]+|tools\/[\w-]+\.ts)`/g,
+      );
+      for (const [, path] of named) {
+        if (!existsSync(join(repoRoot, path as string))) missing.push(`${document}: ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it("says the package is not published yet, and gives the npx entry `parts-mcp config --npx` prints", () => {
     expect(readme).toMatch(/not published on npm yet/);
     const shown = JSON.parse(blocks(readme, "json").find((block) => block.includes('"npx"')) as string);

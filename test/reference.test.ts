@@ -3,10 +3,10 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PartsApiClient } from "../src/client";
+import { ReferenceData } from "../src/data/reference";
+import { SeenRecords } from "../src/data/seen";
 import { startTestApi, type TestApi } from "../src/embedded/testing";
-import { silentLogger } from "../src/log";
-import { ReferenceData } from "../src/reference";
-import { SeenRecords } from "../src/seen";
+import { silentLogger } from "../src/log/logger";
 
 let api: TestApi;
 let client: PartsApiClient;

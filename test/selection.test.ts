@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadSelectionConfig, parseCommandLine, SERVER_COMMAND } from "../src/config";
 import { startTestApi, type TestApi } from "../src/embedded/testing";
-import { selectTools } from "../src/selection";
+import { selectTools } from "../src/mcp/selection";
 import { tools } from "../tools";
 import { TOOL_GROUPS } from "../tools/define";
 import { call, connect, type HttpServerProcess, spawnHttpServer, spawnRefused } from "./http/support";

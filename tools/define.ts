@@ -3,9 +3,9 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { CallOptions, PartsApiClient } from "../src/client";
-import type { ReferenceData } from "../src/reference";
+import type { ReferenceData } from "../src/data/reference";
+import type { RecordRef } from "../src/data/seen";
 import type { PartSearch, SuggestKind } from "../src/search";
-import type { RecordRef } from "../src/seen";
 
 export const TOOL_GROUPS = ["parts", "rfqs", "factories", "reference"] as const;
 type ToolGroup = (typeof TOOL_GROUPS)[number];

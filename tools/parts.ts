@@ -15,9 +15,9 @@ import {
   SasUrl,
   Standard,
 } from "../src/api/schemas";
-import { mayHaveTakenEffect, shortErrorMessage } from "../src/errors";
-import { urlSecrets } from "../src/log";
-import { REFERENCE_KINDS } from "../src/reference";
+import { REFERENCE_KINDS } from "../src/data/reference";
+import { urlSecrets } from "../src/log/logger";
+import { mayHaveTakenEffect, shortErrorMessage } from "../src/mcp/messages";
 import { CREATE, defineTool, READ, type ResourceRef } from "./define";
 import { categoryId, criticalityId, materialCode, partId, processCode, standardCode } from "./params";
 
@@ -101,7 +101,7 @@ export const getPart = defineTool({
   lookups: [{ kind: "part", argument: "id" }],
   handler: ({ id }, { api, call }) => api.call("getPart", { params: { id } }, call),
   links: (part) => referencesOf(part, false),
-  // The records it links are remembered with the part (src/server.ts records both).
+  // The records it links are remembered with the part (src/mcp/server.ts records both).
   mentions: (part) => [partRef(part)],
 });
 

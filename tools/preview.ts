@@ -6,8 +6,8 @@
 // the draft with a Create button.
 import { z } from "zod";
 import { Category, Criticality, Material, Process, Standard } from "../src/api/schemas";
-import { shortErrorMessage } from "../src/errors";
-import { REFERENCE_KINDS, type ReferenceKind } from "../src/reference";
+import { REFERENCE_KINDS, type ReferenceKind } from "../src/data/reference";
+import { shortErrorMessage } from "../src/mcp/messages";
 import { defineTool, READ } from "./define";
 import { createPart } from "./parts";
 

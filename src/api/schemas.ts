@@ -3,7 +3,7 @@
 // document from them, the client parses responses with them, the tools declare them as output.
 // Objects are not strict: a field the API adds later is tolerated (and dropped), never an error.
 import { z } from "zod";
-import { isLoopbackHost } from "../net";
+import { isLoopbackHost } from "../net/hosts";
 
 export const RFQ_STATES = [
   "DRAFT",

@@ -11,9 +11,9 @@ import {
   type McpServer,
 } from "@modelcontextprotocol/server";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
-import { BodyTooLarge, readBody } from "../body";
 import { isLoopbackHost, type OAuthConfig } from "../config";
-import type { Logger } from "../log";
+import { BodyTooLarge, readBody } from "../http/body";
+import type { Logger } from "../log/logger";
 import { servedMetadata } from "./client-fetch";
 import { Keyring } from "./keyring";
 import { createProvider, ROUTES, SCOPES } from "./provider";

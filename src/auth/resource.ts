@@ -15,8 +15,8 @@ import {
 } from "@modelcontextprotocol/server";
 import { type CryptoKey, importJWK, type JWK, jwtVerify } from "jose";
 import { LRUCache } from "lru-cache";
-import { entriesAtMost } from "../bounded-cache";
 import type { OAuthConfig } from "../config";
+import { entriesAtMost } from "../data/bounded-cache";
 import { SCOPES } from "./provider";
 import type { OAuthStore } from "./store";
 

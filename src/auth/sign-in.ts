@@ -5,9 +5,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
-import { BodyTooLarge, readBody } from "../body";
 import type { OAuthConfig } from "../config";
-import type { Logger } from "../log";
+import { BodyTooLarge, readBody } from "../http/body";
+import type { Logger } from "../log/logger";
 import { messagePage, PAGE_HEADERS, signInPage } from "./page";
 import { clientAddress, type RateLimit } from "./rate-limit";
 import type { OAuthStore } from "./store";

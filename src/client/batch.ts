@@ -1,7 +1,7 @@
 // Batch gets for any number of keys: the API takes a bounded list per request, so the keys are
 // de-duplicated, cut into chunks and sent a few at once under one deadline, and the answers put
 // back together in the order the keys were asked for.
-import type { CallOptions, CallResult, PartsApiClient } from "./client";
+import type { CallInput, CallOptions, CallResult } from "./call";
 import { createDeadline } from "./deadline";
 
 export type BatchEndpointName = "batchGetStandards" | "batchGetCriticalities" | "batchGetCategories";
@@ -16,7 +16,11 @@ const BATCH_CONCURRENCY = 4;
  * key's first occurrence; keys the API did not return are reported in `missing`, never as an error.
  */
 export async function batchGet<N extends BatchEndpointName>(
-  client: PartsApiClient,
+  call: <M extends BatchEndpointName>(
+    name: M,
+    input: CallInput<M>,
+    options: CallOptions,
+  ) => Promise<CallResult<M>>,
   name: N,
   keys: readonly string[],
   options: CallOptions | undefined,
@@ -40,7 +44,7 @@ export async function batchGet<N extends BatchEndpointName>(
       const body = byCode ? { codes: chunk } : { ids: chunk };
       let result: { items: BatchRecord<N>[] };
       try {
-        result = (await client.call(name as BatchEndpointName, { body } as never, shared)) as typeof result;
+        result = (await call(name as BatchEndpointName, { body } as never, shared)) as typeof result;
       } catch (error) {
         failed = true; // the other workers start no further chunk
         throw error;

@@ -6,22 +6,15 @@
 // layer, here.
 import { LRUCache } from "lru-cache";
 import type { Pool } from "undici";
-import type { z } from "zod";
-import {
-  type EndpointBody,
-  type EndpointName,
-  type EndpointQuery,
-  type Endpoints,
-  endpoints,
-  expandPath,
-} from "../api/endpoints";
-import { entriesAtMost } from "../bounded-cache";
-import { type Logger, SecretSet } from "../log";
+import { type EndpointName, endpoints, expandPath } from "../api/endpoints";
+import { entriesAtMost } from "../data/bounded-cache";
+import { type Logger, SecretSet } from "../log/logger";
 import { telemetry } from "../telemetry";
 import { parseAnswer, responseFacts } from "./answer";
 import { AttemptFailure, cancelledError, deadlineError, errorFromFailure } from "./attempt-errors";
 import { type BatchEndpointName, type BatchRecord, batchGet } from "./batch";
-import { createDeadline, type Deadline } from "./deadline";
+import type { CallInput, CallOptions, CallResult } from "./call";
+import { createDeadline } from "./deadline";
 import type { PartsApiError, RequestContext } from "./errors";
 import { errorFromResponse } from "./response-errors";
 import {
@@ -33,6 +26,8 @@ import {
   sleep,
 } from "./retry";
 import { sendAttempt } from "./transport";
+
+export type { CallInput, CallOptions, CallResult };
 
 export interface ClientOptions {
   /** scheme://host[:port][/prefix], as from loadApiConfig. */
@@ -50,34 +45,6 @@ export interface ClientOptions {
   /** Most sockets open to the API at once. Default 16. */
   connections?: number;
 }
-
-export interface CallOptions {
-  /** MCP cancellation: aborts the request in flight and any backoff wait. */
-  signal?: AbortSignal;
-  /** One per tool call, shared by every request the tool makes; default: a new one of timeoutMs. */
-  deadline?: Deadline;
-  /**
-   * Token for this request instead of the client's (per-user mode of the HTTP transport). Once
-   * the API accepts it (a 2xx answer), it is added to the logger's secrets.
-   */
-  token?: string;
-  /**
-   * Values of the request to keep out of everything the API sends back (error texts and the
-   * result): a SAS URL's query string. Values shorter than MIN_SECRET_LENGTH are left to the
-   * redaction patterns.
-   */
-  secrets?: readonly string[];
-}
-
-export interface CallInput<N extends EndpointName> {
-  /** Values of the path template's `{name}` parameters; each becomes one encoded segment. */
-  params?: Record<string, string>;
-  /** Query parameters; undefined ones are omitted. */
-  query?: EndpointQuery<N, "input">;
-  body?: EndpointBody<N, "input">;
-}
-
-export type CallResult<N extends EndpointName> = z.infer<Endpoints[N]["response"]>;
 
 const USER_AGENT = "parts-mcp";
 /** undici's codes for a request made on a closed client: retrying cannot help. */
@@ -155,7 +122,10 @@ export class PartsApiClient {
     keys: readonly string[],
     options?: CallOptions,
   ): Promise<{ items: BatchRecord<N>[]; missing: string[] }> {
-    return batchGet(this, name, keys, options, { batchSize: this.batchSize, timeoutMs: this.timeoutMs });
+    return batchGet((n, input, opts) => this.call(n, input, opts), name, keys, options, {
+      batchSize: this.batchSize,
+      timeoutMs: this.timeoutMs,
+    });
   }
 
   /**

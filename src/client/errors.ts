@@ -1,11 +1,11 @@
 // The one error type of the client. An error carries facts: what was called, what happened, how
 // many attempts, what the API said. Its `message` is one terse technical line for logs and tests;
 // the words for people and models (what to do, which setting to change, said right for each way
-// of serving) are written once, in src/errors.ts. Nothing here carries the token or a query
+// of serving) are written once, in src/mcp/messages.ts. Nothing here carries the token or a query
 // string: the path is the API path without its query, and every text that came from the upstream
 // is redacted and made safe to print (./upstream-text.ts). The errors are built from an answer in
 // ./response-errors.ts, and from an attempt that got none in ./attempt-errors.ts.
-import type { SecretSet } from "../log";
+import type { SecretSet } from "../log/logger";
 
 export type PartsApiErrorKind =
   | "http"

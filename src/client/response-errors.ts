@@ -2,7 +2,7 @@
 // a success, a redirect (never followed), the API's error shape inside a 2xx, a body the
 // endpoint's schema rejects. Each is built from the status and the body, whatever the body is.
 import type { z } from "zod";
-import type { SecretSet } from "../log";
+import type { SecretSet } from "../log/logger";
 import { type ContractIssue, PartsApiError, type PartsApiErrorFacts, type RequestContext } from "./errors";
 import {
   asErrorBody,

@@ -1,7 +1,7 @@
 // Text the upstream sent, made fit for an error: redacted, invisible characters escaped, one
 // line, bounded. And, for a body that is not what was expected, what it is in a few words (an
 // HTML page from a proxy, gzip nobody asked for, truncated JSON), so a message can say so.
-import { escapeInvisible, redact, type SecretSet } from "../log";
+import { escapeInvisible, redact, type SecretSet } from "../log/logger";
 
 export interface ResponseFacts {
   status: number;

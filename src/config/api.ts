@@ -2,8 +2,8 @@
 // deadline, retries, batch size, response limit and the log level. Rules are in
 // ../shared/spec/decisions.md ("Configuration"). No message ever contains the token.
 
-import { LOG_LEVELS, type LogLevel } from "../log";
-import { isLoopbackHost } from "../net";
+import { LOG_LEVELS, type LogLevel } from "../log/logger";
+import { isLoopbackHost } from "../net/hosts";
 import { type Env, processEnv } from "./env";
 import { ConfigError } from "./errors";
 import {

@@ -1,7 +1,7 @@
 // Serving over HTTP (`--http`): the address, the Host and Origin names accepted (DNS rebinding),
 // and who may call (PARTS_MCP_AUTH: shared access keys, per-user API tokens, or both). A
 // non-loopback address without access control refuses to start.
-import { isLoopbackHost, isWildcardHost } from "../net";
+import { isLoopbackHost, isWildcardHost } from "../net/hosts";
 import { type Env, processEnv } from "./env";
 import { ConfigError } from "./errors";
 import { loadLimitsConfig } from "./limits";

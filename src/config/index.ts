@@ -1,7 +1,7 @@
 // The configuration: settings from environment variables (env.ts is the only reader of
 // process.env), flags that mirror them, and the --help text generated from the same
 // declarations. One module per concern; this one only gathers their exports.
-export { isLoopbackHost, isWildcardHost } from "../net";
+export { isLoopbackHost, isWildcardHost } from "../net/hosts";
 export * from "./api";
 export * from "./cache";
 export * from "./commands";

@@ -1,7 +1,7 @@
 // The `oauth` HTTP mode (PARTS_MCP_AUTH=oauth): the public URL that is the token audience and the
 // issuer's base, where the state lives (PostgreSQL or an embedded store), the keyring that
 // encrypts each person's token at rest, lifetimes, trusted client hosts and rate limits.
-import { isLoopbackHost } from "../net";
+import { isLoopbackHost } from "../net/hosts";
 import type { Env } from "./env";
 import { ConfigError } from "./errors";
 import { integerSetting, readEnv, readIntegerSetting, readList, type SettingGroup, shown } from "./readers";

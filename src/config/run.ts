@@ -1,7 +1,7 @@
 // Running an entry point from its command line: parse the flags, answer --help and --version,
 // then start. Every failure before the start is complete ends as one line on stderr, in the
 // words the person used (a flag's name when a flag set the value), and an exit code.
-import { VERSION } from "../version";
+import { VERSION } from "../app/version";
 import { byVariable, ConfigError, type SettingName } from "./errors";
 import { type Command, type CommandLine, parseCommandLine } from "./flags";
 import { usage } from "./usage";

@@ -1,5 +1,5 @@
 // What the server offers and on which transport: stdio or HTTP, the tools selected
-// (--read-only, --tools; applied to the registry by src/selection.ts) and whether the views
+// (--read-only, --tools; applied to the registry by src/mcp/selection.ts) and whether the views
 // (MCP Apps) are offered.
 import { type Env, processEnv } from "./env";
 import { readBoolean, readChoice, readList, type SettingGroup } from "./readers";
@@ -12,7 +12,7 @@ export function loadTransport(env: Env = processEnv()): TransportName {
   return readChoice(env, TRANSPORT_ENV, TRANSPORTS, "stdio");
 }
 
-/** Which tools are served; applied to the registry by src/selection.ts. */
+/** Which tools are served; applied to the registry by src/mcp/selection.ts. */
 export interface SelectionConfig {
   /** Only tools whose annotations say readOnlyHint. */
   readOnly: boolean;

@@ -3,7 +3,7 @@
 // throws an ApiError.
 
 import type { EndpointBody, EndpointName, EndpointQuery } from "../api/endpoints";
-import { isLoopbackHost } from "../net";
+import { isLoopbackHost } from "../net/hosts";
 import type { Org } from "./data/reference";
 import { ApiError, quote } from "./errors";
 import type { Store } from "./store";

@@ -8,7 +8,7 @@
 import { createServer, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { urlHost } from "../net";
+import { urlHost } from "../net/hosts";
 import { ORGS } from "./data/reference";
 import { errorJson } from "./errors";
 import { Router } from "./router";

@@ -6,7 +6,7 @@
 // (testing/index.ts) injects faults and counts requests that way, so neither ships here.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EndpointName } from "../api/endpoints";
-import { BodyTooLarge, ClientGone, readBody } from "../body";
+import { BodyTooLarge, ClientGone, readBody } from "../http/body";
 import type { Org } from "./data/reference";
 import { ApiError, errorJson, quote } from "./errors";
 import { type HandlerContext, handlers } from "./handlers";

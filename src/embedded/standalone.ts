@@ -13,7 +13,7 @@ import {
   readInteger,
   runCommand,
 } from "../config";
-import { explainListenError } from "../net";
+import { explainListenError } from "../net/hosts";
 import { type EmbeddedApi, type EmbeddedApiOptions, startEmbeddedApi } from "./index";
 
 export { DEFAULT_STANDALONE_PORT };

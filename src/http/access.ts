@@ -6,7 +6,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { validateHostHeader } from "@modelcontextprotocol/server";
 import { type AccessConfig, type HttpConfig, isWildcardHost } from "../config";
 import { createHash, timingSafeEqual } from "../lazy-crypto";
-import { bracketHost } from "../net";
+import { bracketHost } from "../net/hosts";
 
 const TOKEN_HEADER = "x-parts-api-token";
 

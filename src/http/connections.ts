@@ -9,7 +9,7 @@
 // One log line per burst says the cap was reached.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import type { Logger } from "../log";
+import type { Logger } from "../log/logger";
 import { rpcError } from "./respond";
 
 /** How long a connection past the cap may take to send its request before it is answered 503. */

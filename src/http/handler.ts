@@ -9,12 +9,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
-import { BodyTooLarge, readBody } from "../body";
-import type { Logger } from "../log";
-import { refusalFor } from "../message-guard";
-import { runsSettled } from "../server";
+import type { Logger } from "../log/logger";
+import { refusalFor } from "../mcp/message-guard";
+import { runsSettled } from "../mcp/server";
 import { telemetry } from "../telemetry";
 import type { AccessControl, OriginGuard } from "./access";
+import { BodyTooLarge, readBody } from "./body";
 import { BUSY_MESSAGE } from "./connections";
 import { respond, rpcError } from "./respond";
 import { ServerPool } from "./server-pool";
@@ -183,7 +183,7 @@ export class McpHttpHandler {
 
   /**
    * The request's JSON body, read here rather than by the SDK so that the message guard
-   * (message-guard.ts) sees it as sent; undefined when the request was already answered (too
+   * (src/mcp/message-guard.ts) sees it as sent; undefined when the request was already answered (too
    * large, not JSON, or the client went away).
    */
   async #read(req: IncomingMessage, res: ServerResponse): Promise<unknown> {

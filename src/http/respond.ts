@@ -1,6 +1,6 @@
 // The SDK's fetch-shaped handler on node:http, with the text gate on what it answers: the request
 // becomes a web `Request` as the SDK's own adapter makes it (`toWebRequest`), and the `Response` is
-// written here, each JSON-RPC message in it gated as text (text-gate.ts), errors the SDK answers
+// written here, each JSON-RPC message in it gated as text (src/text/gate.ts), errors the SDK answers
 // before any server sees the request included. Gating the written text once, rather than each
 // message's values and then the body again, is what a call's answer costs on the way out:
 // a JSON body is read whole (it is one message), an event stream is gated event by event as it
@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { toWebRequest } from "@modelcontextprotocol/node";
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { gateJsonText } from "../text-gate";
+import { gateJsonText } from "../text/gate";
 
 type FetchHandler = (
   request: Request,

@@ -4,7 +4,7 @@
 // many codes there are. One call resolves at most MAX_LOOKUPS_PER_CALL codes it has not met yet;
 // the rest wait for the next call, which says so by `complete`.
 import type { CallOptions } from "../client";
-import type { ReferenceData } from "../reference";
+import type { ReferenceData } from "../data/reference";
 import type { FilterKind, PartIndex } from "./part-index";
 
 /** Process and material records have no batch endpoint: this many lookups at once. */

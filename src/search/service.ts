@@ -6,8 +6,8 @@
 // A result is in listing order, so a cursor is one position: any process continues from it.
 import type { Category, Criticality, Material, PART_VIEWS, Process, Standard } from "../api/schemas";
 import { type CallOptions, type PartsApiClient, PartsApiError } from "../client";
-import { REFERENCE_KINDS, type ReferenceData, type ReferenceKind } from "../reference";
-import { SeenRecords } from "../seen";
+import { REFERENCE_KINDS, type ReferenceData, type ReferenceKind } from "../data/reference";
+import { SeenRecords } from "../data/seen";
 import { decodeCursor, encodeCursor, searchDigest } from "./cursor";
 import { SearchRefusal } from "./errors";
 import {

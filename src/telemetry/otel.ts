@@ -19,7 +19,7 @@ import { detectResources, envDetector, resourceFromAttributes } from "@opentelem
 import { type IMetricReader, MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import type { TelemetryConfig } from "../config/telemetry";
-import { urlHost } from "../net";
+import { urlHost } from "../net/hosts";
 import type {
   AttemptOutcome,
   NetworkTransport,

@@ -11,14 +11,14 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { Pool } from "undici";
-import { buildCatalogue } from "../../src/catalogue";
 import { PartsApiClient } from "../../src/client";
+import { ReferenceData } from "../../src/data/reference";
+import { SeenRecords } from "../../src/data/seen";
 import type { EmbeddedApi } from "../../src/embedded";
-import { createLogger } from "../../src/log";
-import { ReferenceData } from "../../src/reference";
+import { createLogger } from "../../src/log/logger";
+import { buildCatalogue } from "../../src/mcp/catalogue";
+import { createServer as createMcpServer } from "../../src/mcp/server";
 import { PartSearch } from "../../src/search";
-import { SeenRecords } from "../../src/seen";
-import { createServer as createMcpServer } from "../../src/server";
 import { exposedGc } from "../../src/v8-flags";
 import { tools } from "../../tools";
 import {
@@ -302,7 +302,7 @@ export async function benchHttp(report: Report, api: EmbeddedApi, ids: readonly 
     section: "3 HTTP throughput",
     name: "a server instance (kept idle for the next request of its token)",
     value: `${(instanceBytes / 1024).toFixed(1)} KiB`,
-    how: `heap per instance of ${INSTANCES} built in this process by src/server.ts's createServer (every tool, views on), after full collections: what each idle instance of src/http/server-pool.ts holds`,
+    how: `heap per instance of ${INSTANCES} built in this process by src/mcp/server.ts's createServer (every tool, views on), after full collections: what each idle instance of src/http/server-pool.ts holds`,
   });
   report.data.http = results.map((r) => ({
     ours: { ...r.ours, callsPerSecond: round(r.ours.callsPerSecond, 0) },

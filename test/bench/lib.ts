@@ -8,7 +8,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EmbeddedApi } from "../../src/embedded";
 import type { TestApi } from "../../src/embedded/testing";
-import type { ServerSpec } from "./rpc";
+
+/** How to start one server: the command line and its whole environment (PATH added). */
+export interface ServerSpec {
+  label: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 

@@ -4,7 +4,9 @@
 // per-request `_meta` envelope (protocol version, client info, client capabilities) on every
 // request. Requests may overlap; answers are matched by id.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { exited, repoRoot, track, withTimeout } from "./lib";
+import { exited, repoRoot, type ServerSpec, track, withTimeout } from "./lib";
+
+export type { ServerSpec };
 
 export const ERAS = ["2026-07-28", "2025-11-25"] as const;
 export type Era = (typeof ERAS)[number];
@@ -17,14 +19,6 @@ const ENVELOPE = {
   "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
   "io.modelcontextprotocol/clientCapabilities": {},
 };
-
-/** How to start one server: the command line and its whole environment (PATH added). */
-export interface ServerSpec {
-  label: string;
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-}
 
 export interface RpcAnswer {
   /** The line the server wrote, as it wrote it. */

@@ -4,7 +4,7 @@ import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { PartsApiClient } from "../../src/client";
-import { createLogger } from "../../src/log";
+import { createLogger } from "../../src/log/logger";
 import { type Api, failure, logLines, makeClient, allParts as readAllParts, startApi } from "./harness";
 
 let api: Api;

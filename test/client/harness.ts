@@ -5,7 +5,7 @@ import { afterAll, expect } from "vitest";
 import type { ClientOptions, PartsApiError } from "../../src/client";
 import { PartsApiClient } from "../../src/client";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
-import { createLogger } from "../../src/log";
+import { createLogger } from "../../src/log/logger";
 
 export type Api = TestApi;
 
@@ -21,7 +21,7 @@ const errors: PartsApiError[] = [];
 
 afterAll(() => {
   for (const error of errors) {
-    // Words for people (which setting to change, where the token comes from) are src/errors.ts's.
+    // Words for people (which setting to change, where the token comes from) are src/mcp/messages.ts's.
     const own = error.message.replace(error.upstreamMessage ?? "", "");
     expect(own).not.toMatch(/PARTS_API_|X-Parts-Api-Token|try again|check /i);
   }

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toolErrorMessage } from "../../src/errors";
+import { toolErrorMessage } from "../../src/mcp/messages";
 import { type Api, failure, makeClient, startApi } from "./harness";
 
 let api: Api;

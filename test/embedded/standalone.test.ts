@@ -2,9 +2,9 @@
 // start-up failure told in one line with a non-zero exit code.
 import { createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { VERSION } from "../../src/app/version";
 import type { Output } from "../../src/config";
 import { runStandaloneApi } from "../../src/embedded/standalone";
-import { VERSION } from "../../src/version";
 
 function capture() {
   const out = { stdout: "", stderr: "" };

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PartsApiClient } from "../../src/client";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
-import { invalidArgumentsMessage } from "../../src/errors";
-import { silentLogger } from "../../src/log";
+import { silentLogger } from "../../src/log/logger";
+import { invalidArgumentsMessage } from "../../src/mcp/messages";
 import { createPart, importPartFile } from "../../tools/parts";
 
 /** What the server loop answers for these raw arguments: undefined when they are accepted. */

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Part } from "../../src/api/schemas";
 import { PartsApiClient } from "../../src/client";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
-import { toolErrorMessage } from "../../src/errors";
-import { createLogger } from "../../src/log";
+import { createLogger } from "../../src/log/logger";
+import { toolErrorMessage } from "../../src/mcp/messages";
 import type { ToolContext } from "../../tools/define";
 import { importPartFile } from "../../tools/parts";
 

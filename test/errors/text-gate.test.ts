@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
-import { escapeInvisible, gateJsonText, gateValue } from "../../src/text-gate";
+import { escapeInvisible, gateJsonText, gateValue } from "../../src/text/gate";
 import { connect, spawnHttpServer } from "../http/support";
 import { connectInProcess, ERAS, type InProcessServer } from "../support/in-process";
 import { startServer } from "../support/mcp-server";

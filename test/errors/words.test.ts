@@ -1,5 +1,5 @@
 // The words for people and models, tested in one place (issue 14: "two error-text layers"): the
-// client's errors carry facts, src/errors.ts says what happened and what to do, right for each way
+// client's errors carry facts, src/mcp/messages.ts says what happened and what to do, right for each way
 // of serving: stdio (the user's own PARTS_API_* settings), HTTP with the server's token (an
 // operator's settings), HTTP per-user (the caller's X-Parts-Api-Token header).
 import { readdirSync, readFileSync } from "node:fs";
@@ -15,7 +15,7 @@ import {
   type ServingMode,
   shortErrorMessage,
   toolErrorMessage,
-} from "../../src/errors";
+} from "../../src/mcp/messages";
 
 const MODES: ServingMode[] = ["stdio", "http", "http-per-user"];
 

@@ -5,7 +5,7 @@
 // naming the field, not an internal error with a schema dump.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
-import { MAX_PROGRESS_TOKEN_CHARS, MAX_PROMPT_ARGUMENT_CHARS } from "../../src/message-guard";
+import { MAX_PROGRESS_TOKEN_CHARS, MAX_PROMPT_ARGUMENT_CHARS } from "../../src/mcp/message-guard";
 import { type HttpServerProcess, MCP_HEADERS, raw, rpcBody, spawnHttpServer } from "./support";
 
 let api: TestApi;

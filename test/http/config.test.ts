@@ -10,7 +10,13 @@ import {
   SERVER_COMMAND,
 } from "../../src/config";
 import { AccessControl, OriginGuard } from "../../src/http/access";
-import { bracketHost, explainListenError, isLoopbackHost, isWildcardHost, urlHost } from "../../src/net";
+import {
+  bracketHost,
+  explainListenError,
+  isLoopbackHost,
+  isWildcardHost,
+  urlHost,
+} from "../../src/net/hosts";
 
 const KEY = "pmk_test_0123456789abcdef";
 
@@ -171,7 +177,7 @@ describe("AccessControl", () => {
   });
 });
 
-describe("host helpers (src/net.ts)", () => {
+describe("host helpers (src/net/hosts.ts)", () => {
   it("loopback: names, 127/8, ::1 bracketed or not, IPv4-mapped forms; nothing else", () => {
     for (const host of [
       "localhost",

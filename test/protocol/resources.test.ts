@@ -3,7 +3,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Part, Standard } from "../../src/api/schemas";
-import { selectTools } from "../../src/selection";
+import { selectTools } from "../../src/mcp/selection";
 import { tools } from "../../tools";
 import { connectInProcess, ERAS, type InProcessServer } from "../support/in-process";
 

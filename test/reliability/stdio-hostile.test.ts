@@ -7,7 +7,7 @@ import { once } from "node:events";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
-import { StdioWire } from "../../src/stdio-transport";
+import { StdioWire } from "../../src/stdio/wire";
 import { mcpJsonEntry, mcpJsonEnv, repoRoot } from "../support/mcp-server";
 import { CRASH_TEXT } from "./support";
 

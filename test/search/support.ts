@@ -2,9 +2,9 @@
 // "server process" (each with its own client, cache and indexes, as two replicas would have).
 import type { Part } from "../../src/api/schemas";
 import { type CallOptions, createDeadline, PartsApiClient } from "../../src/client";
+import { ReferenceData } from "../../src/data/reference";
 import type { TestApi } from "../../src/embedded/testing";
-import { silentLogger } from "../../src/log";
-import { ReferenceData } from "../../src/reference";
+import { silentLogger } from "../../src/log/logger";
 import { PartSearch, type PartSearchOptions } from "../../src/search";
 
 export interface Replica {

@@ -11,7 +11,7 @@ import type { Browser, FrameLocator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain ESM script without types
 import { buildUi } from "../../scripts/build-ui.mjs";
-import { VIEW_TOOLS, VIEW_URI } from "../../src/apps/views";
+import { VIEW_TOOLS, VIEW_URI } from "../../src/mcp/views";
 import { launchBrowser } from "./browser";
 import { type Host, type Parts, startHost, startParts, type ViewCase } from "./harness";
 

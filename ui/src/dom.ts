@@ -6,7 +6,7 @@
 // `\uXXXX`, whoever sent them) and is its own bidi isolate (`<bdi>`: its direction from its own
 // letters, none leaking out), so neither an override nor an Arabic or Hebrew name can reorder the
 // code shown beside it.
-import { escapeInvisible } from "../../src/text-gate";
+import { escapeInvisible } from "../../src/text/gate";
 
 export type Child = Node | string | number | false | null | undefined | readonly Child[];
 type AttrValue = string | number | boolean | undefined | null;

@@ -16,38 +16,16 @@ import { Rng } from "../prng";
 import { sendOutcome } from "../respond";
 import { errorOutcome, WWW_AUTHENTICATE_MISSING } from "../server";
 import type { ListingLie } from "./listing-lies";
-import { answerBeforeHandler, answerMangled, type FaultedExchange, pause } from "./malformed";
+import {
+  answerBeforeHandler,
+  answerMangled,
+  type FaultedExchange,
+  MALFORMED_VARIANTS,
+  type MalformedVariant,
+  pause,
+} from "./malformed";
 
 export type { EndpointName };
-
-export const MALFORMED_VARIANTS = [
-  "html",
-  "truncated-json",
-  "wrong-content-type",
-  "empty",
-  "error-shape-200",
-  "oversized",
-  "slow-drip",
-  "reset-mid-body",
-  "redirect-other-host",
-  "wrong-field-types",
-  "missing-required",
-  "extra-fields",
-] as const;
-
-export type MalformedVariant =
-  | "html" // 502 with an HTML error page, content-type text/html
-  | "truncated-json" // application/json, Content-Length of the cut body, cut in the middle
-  | "wrong-content-type" // valid JSON body but content-type text/plain
-  | "empty" // an empty body
-  | "error-shape-200" // 200 carrying {status:500,message:"...",code:"internal"}
-  | "oversized" // a valid JSON body over 16 MiB, streamed (chunked, no Content-Length)
-  | "slow-drip" // JSON sent a few bytes at a time over `durationMs` (default 5 s)
-  | "reset-mid-body" // headers and half the body, then the connection is reset
-  | "redirect-other-host" // 302 (GET) / 307 (POST) to http://127.0.0.2:<port><same path and query>
-  | "wrong-field-types" // the right record with wrong types: strings become 42, booleans "yes"
-  | "missing-required" // the right record without a required field (id, code or fileId)
-  | "extra-fields"; // the right record plus unknown fields (valid for a client)
 
 export type FaultAction =
   /** Error-shape body; `retryAfter` is the raw Retry-After value (seconds or HTTP date). */

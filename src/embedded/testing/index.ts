@@ -16,9 +16,9 @@ import { TestStore } from "./store";
 
 export type { DemoAccount } from "../index";
 export { DEMO_ACCOUNTS } from "../index";
-export type { EndpointName, FaultAction, FaultRule, MalformedVariant } from "./faults";
-export { FaultInjector, MALFORMED_VARIANTS } from "./faults";
-export { OVERSIZED_BYTES } from "./malformed";
+export type { EndpointName, FaultAction, FaultRule } from "./faults";
+export { FaultInjector } from "./faults";
+export { MALFORMED_VARIANTS, type MalformedVariant, OVERSIZED_BYTES } from "./malformed";
 export { TestStore } from "./store";
 
 export interface TestApiOptions extends Omit<EmbeddedApiOptions, "store" | "hook"> {

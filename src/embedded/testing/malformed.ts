@@ -4,7 +4,35 @@ import type { ServerResponse } from "node:http";
 import { errorJson } from "../errors";
 import { JSON_TYPE, type Outcome, send } from "../respond";
 import type { Exchange } from "../server";
-import type { MalformedVariant } from "./faults";
+
+export const MALFORMED_VARIANTS = [
+  "html",
+  "truncated-json",
+  "wrong-content-type",
+  "empty",
+  "error-shape-200",
+  "oversized",
+  "slow-drip",
+  "reset-mid-body",
+  "redirect-other-host",
+  "wrong-field-types",
+  "missing-required",
+  "extra-fields",
+] as const;
+
+export type MalformedVariant =
+  | "html" // 502 with an HTML error page, content-type text/html
+  | "truncated-json" // application/json, Content-Length of the cut body, cut in the middle
+  | "wrong-content-type" // valid JSON body but content-type text/plain
+  | "empty" // an empty body
+  | "error-shape-200" // 200 carrying {status:500,message:"...",code:"internal"}
+  | "oversized" // a valid JSON body over 16 MiB, streamed (chunked, no Content-Length)
+  | "slow-drip" // JSON sent a few bytes at a time over `durationMs` (default 5 s)
+  | "reset-mid-body" // headers and half the body, then the connection is reset
+  | "redirect-other-host" // 302 (GET) / 307 (POST) to http://127.0.0.2:<port><same path and query>
+  | "wrong-field-types" // the right record with wrong types: strings become 42, booleans "yes"
+  | "missing-required" // the right record without a required field (id, code or fileId)
+  | "extra-fields"; // the right record plus unknown fields (valid for a client)
 
 /** A faulted request: the exchange, and a way to mark its connection as closed on purpose. */
 export interface FaultedExchange extends Exchange {

@@ -1,13 +1,13 @@
 // The API this server talks to: the configured environment, or, for `local` with no base URL,
 // the embedded sample API started inside this process on loopback. Beside the client: the
 // reference cache and the part search, each partitioned by a digest of the token.
-import { PartsApiClient } from "./client";
-import type { ApiConfig } from "./config";
-import type { Logger } from "./log";
-import { type ReferenceCacheOptions, ReferenceData } from "./reference";
-import { PartSearch, type PartSearchOptions } from "./search";
-import { SeenRecords } from "./seen";
-import type { Connection } from "./server";
+import { PartsApiClient } from "../client";
+import type { ApiConfig } from "../config";
+import { type ReferenceCacheOptions, ReferenceData } from "../data/reference";
+import { SeenRecords } from "../data/seen";
+import type { Logger } from "../log/logger";
+import type { Connection } from "../mcp/server";
+import { PartSearch, type PartSearchOptions } from "../search";
 
 export interface Upstream {
   api: PartsApiClient;
@@ -29,7 +29,7 @@ export async function openUpstream(
   let token = config.token;
   let closeEmbedded = async () => {};
   if (baseUrl === undefined) {
-    const { startEmbeddedApi } = await import("./embedded");
+    const { startEmbeddedApi } = await import("../embedded");
     const embedded = await startEmbeddedApi();
     baseUrl = embedded.url;
     token ??= embedded.demoToken;

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import type { CacheHint, McpServer } from "@modelcontextprotocol/server";
-import { VERSION } from "../version";
+import { VERSION } from "../app/version";
 
 /** The tools whose results have a view, all the same document. */
 export const VIEW_TOOLS: readonly string[] = ["describe_part", "search_parts", "get_rfq", "preview_part"];

@@ -1,9 +1,9 @@
 // Which tools this server offers, for both transports: `--read-only` keeps the tools whose
 // annotations say readOnlyHint, `--tools` keeps the named tools and groups. Computed once at
 // start-up; catalogue.ts turns the result into what every server instance serves.
-import type { ToolDefinition } from "../tools/define";
-import { TOOL_GROUPS } from "../tools/define";
-import { ConfigError, SELECTION_ENV, type SelectionConfig } from "./config";
+import type { ToolDefinition } from "../../tools/define";
+import { TOOL_GROUPS } from "../../tools/define";
+import { ConfigError, SELECTION_ENV, type SelectionConfig } from "../config";
 
 /**
  * The tools of `all` that `selection` keeps, in registry order. Unknown names, or a selection

@@ -4,11 +4,11 @@
 // On stdin's end, SIGTERM or SIGINT the requests in flight are answered first (within the
 // shutdown time-out); a client that closes stdout ends the process with one log line.
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { describeCodeCache } from "./code-cache";
-import { openRuntime, type ServingConfig } from "./runtime";
-import { createServer } from "./server";
-import { StdioWire } from "./stdio-transport";
-import { VERSION } from "./version";
+import { openRuntime, type ServingConfig } from "../app/runtime";
+import { VERSION } from "../app/version";
+import { describeCodeCache } from "../code-cache";
+import { createServer } from "../mcp/server";
+import { StdioWire } from "./wire";
 
 export async function runStdioServer(serving: ServingConfig): Promise<void> {
   const { catalogue, limits } = serving;

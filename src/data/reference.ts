@@ -5,12 +5,12 @@
 // nothing fetched with one token is ever served to another.
 import { LRUCache } from "lru-cache";
 import type { z } from "zod";
-import type { ListStandardsQuery } from "./api/endpoints";
-import type { Category, Criticality, Material, Process, Standard } from "./api/schemas";
+import type { ListStandardsQuery } from "../api/endpoints";
+import type { Category, Criticality, Material, Process, Standard } from "../api/schemas";
+import type { CallOptions, PartsApiClient } from "../client";
+import { telemetry } from "../telemetry";
 import { entriesAtMost } from "./bounded-cache";
-import type { CallOptions, PartsApiClient } from "./client";
 import { tokenPartition } from "./seen";
-import { telemetry } from "./telemetry";
 
 export interface ReferenceCacheOptions {
   /** How long a record is served from memory; 0 turns the cache off. */

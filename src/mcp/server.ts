@@ -13,22 +13,28 @@ import {
   ProtocolErrorCode,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { ResourceRef, ToolContext, ToolDefinition } from "../tools/define";
-import { registerViews } from "./apps/views";
+import type { ResourceRef, ToolContext, ToolDefinition } from "../../tools/define";
+import { VERSION } from "../app/version";
+import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } from "../client";
+import type { ReferenceData, ReferenceKind } from "../data/reference";
+import type { SeenRecords } from "../data/seen";
+import { collectWhenIdle } from "../idle-gc";
+import type { Logger } from "../log/logger";
+import { type PartSearch, SearchRefusal, type SuggestKind } from "../search";
+import { telemetry } from "../telemetry";
+import { gateServer } from "../text/gate";
 import type { Catalogue, CatalogueEntry } from "./catalogue";
-import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } from "./client";
-import { findPartAdvice, gate, invalidArgumentsMessage, type ServingMode, toolErrorMessage } from "./errors";
-import { collectWhenIdle } from "./idle-gc";
-import type { Logger } from "./log";
 import { echoableProgressToken } from "./message-guard";
+import {
+  findPartAdvice,
+  gate,
+  invalidArgumentsMessage,
+  type ServingMode,
+  toolErrorMessage,
+} from "./messages";
 import { registerPrompts } from "./prompts";
-import type { ReferenceData, ReferenceKind } from "./reference";
 import { explainUnknownAddresses, registerResources, resourceUri } from "./resources";
-import { type PartSearch, SearchRefusal, type SuggestKind } from "./search";
-import type { SeenRecords } from "./seen";
-import { telemetry } from "./telemetry";
-import { gateServer } from "./text-gate";
-import { VERSION } from "./version";
+import { registerViews } from "./views";
 
 export interface Connection {
   environment: string;
@@ -55,7 +61,7 @@ export interface ServerOptions {
   /** How the server is reached, which decides where its upstream token comes from (for messages). */
   mode: ServingMode;
   /**
-   * Whether the transport gates the text it writes (stdio-transport.ts, http/respond.ts), so that
+   * Whether the transport gates the text it writes (src/stdio/wire.ts, src/http/respond.ts), so that
    * the server need not gate each message's values first; a transport of the SDK's does not.
    */
   wireGates?: boolean;

@@ -6,8 +6,9 @@
 // bounds what a client can make the server repeat or send on: a progress token is echoed in every
 // progress notification, so only a short, visible one is taken; prompt arguments are capped and
 // must be valid Unicode. Its refusals pass the one text gate like every other answer.
-import { argumentsRefusal } from "./errors";
-import { gateValue, isVisible } from "./text-gate";
+
+import { gateValue, isVisible } from "../text/gate";
+import { argumentsRefusal } from "./messages";
 
 /** The longest progress token echoed; a longer one is refused. */
 export const MAX_PROGRESS_TOKEN_CHARS = 256;

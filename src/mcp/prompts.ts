@@ -13,11 +13,11 @@ import {
   ProtocolErrorCode,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { rfqId as rfqIdParam } from "../tools/params";
-import { MATERIAL_TYPES, MaterialType } from "./api/schemas";
+import { rfqId as rfqIdParam } from "../../tools/params";
+import { MATERIAL_TYPES, MaterialType } from "../api/schemas";
+import { escapeInvisible } from "../text/gate";
 import { complete, resourceUri } from "./resources";
 import type { RequestScope } from "./server";
-import { escapeInvisible } from "./text-gate";
 
 /** The longest upstream value quoted in an instruction; the record itself is attached whole. */
 const QUOTED_CHARS = 200;

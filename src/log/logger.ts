@@ -3,13 +3,13 @@
 // serialised, so a line is always valid JSON: known secrets in every form they can take in text,
 // bearer tokens, Authorization values, URL query strings (a SAS URL's query is a credential),
 // signature parameters and user:password in URLs. Control, bidi and zero-width characters are
-// escaped by the one text gate (text-gate.ts), so that nothing an upstream wrote can recolour a
+// escaped by the one text gate (src/text/gate.ts), so that nothing an upstream wrote can recolour a
 // terminal or reorder a line.
 // The same redaction and escaping serve the client's error facts (src/client/upstream-text.ts).
 
 import { inspect } from "node:util";
-import { telemetry } from "./telemetry";
-import { escapeInvisible } from "./text-gate";
+import { telemetry } from "../telemetry";
+import { escapeInvisible } from "../text/gate";
 
 // The client's error facts escape upstream text with the same gate (src/client/upstream-text.ts).
 export { escapeInvisible };

@@ -2,9 +2,9 @@
 // after the server is ready, so that a wrong base URL or token shows in the log at once instead of
 // at the first tool call, in words that name the setting the person actually set. It never delays
 // an answer: it runs after the start, in the background, and only logs.
-import { createDeadline, type PartsApiClient, PartsApiError } from "./client";
-import { type ApiConfig, ENV } from "./config";
-import type { Logger } from "./log";
+import { createDeadline, type PartsApiClient, PartsApiError } from "../client";
+import { type ApiConfig, ENV } from "../config";
+import type { Logger } from "../log/logger";
 
 /** Long enough for a client's opening exchange to be answered before the check's work starts. */
 const CHECK_DELAY_MS = 1_000;

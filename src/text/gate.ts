@@ -2,9 +2,9 @@
 // invisible and direction-changing characters written as visible `\uXXXX` escapes. `gateServer`
 // puts the gate on the wire of a server (every result, error and notification it sends, on every
 // transport), so that no tool, resource, prompt, completion or refusal can skip it;
-// `gateJsonText` does the same for the text the server's own wires write (stdio-transport.ts and
+// `gateJsonText` does the same for the text the server's own wires write (src/stdio/wire.ts and
 // http/respond.ts, errors the SDK answers before any server sees the request included), which
-// then need no gate on the server; logs (log.ts) and the words of errors (errors.ts) use the same
+// then need no gate on the server; logs (src/log/logger.ts) and the words of errors (src/mcp/messages.ts) use the same
 // function.
 import type { McpServer, Transport } from "@modelcontextprotocol/server";
 

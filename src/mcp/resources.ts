@@ -14,10 +14,10 @@ import {
   ResourceTemplate,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { escapeInvisible } from "./log";
-import { rankRecords } from "./search";
-import { editDistance } from "./search/match";
-import type { KnownKind } from "./seen";
+import type { KnownKind } from "../data/seen";
+import { escapeInvisible } from "../log/logger";
+import { rankRecords } from "../search";
+import { editDistance } from "../search/match";
 import type { RequestScope } from "./server";
 
 const MIME = "application/json";

@@ -5,11 +5,11 @@
 // Messages name the request (method and path, never a query or a secret), and every message
 // leaves through one gate that redacts credential patterns and escapes control characters.
 import type { z } from "zod";
-import { RESERVED_KEYS } from "./api/schemas";
-import { type ContractIssue, PartsApiError } from "./client";
-import { redact } from "./log";
-import { editDistance } from "./search/match";
-import { escapeInvisible } from "./text-gate";
+import { RESERVED_KEYS } from "../api/schemas";
+import { type ContractIssue, PartsApiError } from "../client";
+import { redact } from "../log/logger";
+import { editDistance } from "../search/match";
+import { escapeInvisible } from "../text/gate";
 
 /**
  * How the server runs, which decides who can act on what:
@@ -64,7 +64,7 @@ export function invalidArgumentsMessage(tool: string, error: z.ZodError, input?:
   return argumentsRefusal(tool, describeIssues(issues, { root: "arguments", max: 5 }));
 }
 
-/** The refusal of a call's arguments, `problems` naming each (src/message-guard.ts refuses with it too). */
+/** The refusal of a call's arguments, `problems` naming each (src/mcp/message-guard.ts refuses with it too). */
 export function argumentsRefusal(tool: string, problems: string): string {
   return gate(
     `Invalid arguments for ${tool}: ${problems}. No request was sent; correct the arguments and call again.`,
@@ -80,7 +80,7 @@ type IssueLike = Pick<ContractIssue, "message"> & { path: readonly PropertyKey[]
  */
 function withKnownKeys(issue: z.core.$ZodIssue, input: z.ZodType): IssueLike {
   if (issue.code !== "unrecognized_keys") return issue;
-  // A reserved key is refused as such (src/message-guard.ts words it alike), never taken for a slip.
+  // A reserved key is refused as such (src/mcp/message-guard.ts words it alike), never taken for a slip.
   const unknown = issue.keys.filter((key) => !RESERVED_KEYS.has(key));
   const known = unknown.length > 0 ? keysAt(input, issue.path) : undefined;
   if (!known) return issue;

@@ -4,9 +4,9 @@
 // connection) is handed the same catalogue.
 import type { Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import type { ToolDefinition } from "../tools/define";
-import { DIMENSION_NAMES, Dimensions, jsonSchemaOverride } from "./api/schemas";
-import { viewMetaFor } from "./apps/views";
+import type { ToolDefinition } from "../../tools/define";
+import { DIMENSION_NAMES, Dimensions, jsonSchemaOverride } from "../api/schemas";
+import { viewMetaFor } from "./views";
 
 export interface CatalogueEntry {
   tool: ToolDefinition;

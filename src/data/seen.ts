@@ -1,12 +1,12 @@
 // What each token has been shown: the ids of parts, RFQs, factories and reference records named in
-// its tool results, recorded by the server loop (server.ts) from each tool's declared mentions.
+// its tool results, recorded by the server loop (src/mcp/server.ts) from each tool's declared mentions.
 // Completions offer them, and did-you-mean weighs them. Each token's memory is its own (keyed by a
 // digest of the token, never the token) and bounded.
 
 import { LRUCache } from "lru-cache";
+import type { CallOptions } from "../client";
+import { createHash } from "../lazy-crypto";
 import { entriesAtMost } from "./bounded-cache";
-import type { CallOptions } from "./client";
-import { createHash } from "./lazy-crypto";
 import type { ReferenceKind } from "./reference";
 
 export type KnownKind = ReferenceKind | "part" | "rfq" | "factory";

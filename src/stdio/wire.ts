@@ -6,12 +6,12 @@
 // (so a client that floods, or stops reading stdout, holds the server's memory to that many
 // answers, and progress notifications, which are advice, are dropped while stdout is full); and
 // `finish` stops reading and waits for the requests in flight, so that the process
-// answers them before it exits (stdio.ts). Every line written passes the text gate (text-gate.ts).
+// answers them before it exits (serve.ts). Every line written passes the text gate (src/text/gate.ts).
 import type { Readable, Writable } from "node:stream";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
-import { refusalFor } from "./message-guard";
-import { telemetry } from "./telemetry";
-import { gateJsonText } from "./text-gate";
+import { refusalFor } from "../mcp/message-guard";
+import { telemetry } from "../telemetry";
+import { gateJsonText } from "../text/gate";
 
 export interface StdioWireOptions {
   maxMessageBytes: number;

@@ -2,8 +2,8 @@
 // it answers 200 and 1 otherwise, with one line on stderr that says why. The image's HEALTHCHECK
 // runs it (deploy/Containerfile): the image has Node but no curl.
 import { get } from "node:http";
-import type { ListenAddress, Output } from "./config";
-import { urlHost } from "./net";
+import type { ListenAddress, Output } from "../config";
+import { urlHost } from "../net/hosts";
 
 /** Docker's and podman's health checks default to 30 s; an answer takes milliseconds. */
 const TIME_LIMIT_MS = 5_000;

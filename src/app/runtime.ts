@@ -1,11 +1,12 @@
 // What both transports open before serving: the logger (which redacts the configured token and
 // `secrets`, and learns per-user tokens as the API accepts them) and the upstream API, embedded
 // or remote.
-import type { Catalogue } from "./catalogue";
-import type { ApiConfig, CacheConfig, LimitsConfig, SearchConfig, TelemetryConfig } from "./config";
-import { captureConsole, createLogger, type Logger } from "./log";
-import type { ServerOptions } from "./server";
-import { startTelemetry } from "./telemetry";
+
+import type { ApiConfig, CacheConfig, LimitsConfig, SearchConfig, TelemetryConfig } from "../config";
+import { captureConsole, createLogger, type Logger } from "../log/logger";
+import type { Catalogue } from "../mcp/catalogue";
+import type { ServerOptions } from "../mcp/server";
+import { startTelemetry } from "../telemetry";
 import { openUpstream, type Upstream } from "./upstream";
 import { checkUpstreamSoon } from "./upstream-check";
 import { VERSION } from "./version";
