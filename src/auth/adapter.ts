@@ -2,6 +2,9 @@
 // AuthorizationCode, RefreshToken, Interaction, ...) over the OAuthStore's SQL. Records whose id
 // is itself a credential (codes, refresh tokens) are kept under a SHA-256 digest of it, without
 // the id in their payload, so a copy of the database holds no usable code or refresh token.
+// oidc-provider stores a registered client with no lifetime: it gets `unusedClientTtlS` here, and
+// the store extends it to each grant's end (store.ts), so a registration no one signs in with
+// expires and is swept.
 import { createHash } from "node:crypto";
 import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { OAuthStore } from "./store";
@@ -18,7 +21,7 @@ const CREDENTIAL_MODELS = new Set([
   "PushedAuthorizationRequest",
 ]);
 
-export function adapterFor(store: OAuthStore) {
+export function adapterFor(store: OAuthStore, unusedClientTtlS: number) {
   return class StoreAdapter implements Adapter {
     readonly #model: string;
     readonly #hashed: boolean;
@@ -29,7 +32,8 @@ export function adapterFor(store: OAuthStore) {
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-      const expiresAt = expiresIn ? Date.now() + expiresIn * 1000 : null;
+      const ttlS = expiresIn || (this.#model === "Client" ? unusedClientTtlS : 0);
+      const expiresAt = ttlS ? Date.now() + ttlS * 1000 : null;
       const { jti, ...rest } = payload as Record<string, unknown>;
       const kept = this.#hashed && jti === id ? rest : (payload as Record<string, unknown>);
       await store.upsert(this.#model, this.#key(id), kept, expiresAt);
@@ -50,6 +54,11 @@ export function adapterFor(store: OAuthStore) {
 
     consume(id: string): Promise<void> {
       return store.consume(this.#model, this.#key(id));
+    }
+
+    /** Not oidc-provider's: undoes `consume` (refused-refresh.ts). */
+    unconsume(id: string): Promise<void> {
+      return store.unconsume(this.#model, this.#key(id));
     }
 
     destroy(id: string): Promise<void> {

@@ -12,24 +12,18 @@ import {
 } from "@modelcontextprotocol/server";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { isLoopbackHost, type OAuthConfig } from "../config";
-import { BodyTooLarge, readBody } from "../http/body";
 import type { Logger } from "../log/logger";
-import { servedMetadata } from "./client-fetch";
 import { Keyring } from "./keyring";
 import { createProvider, ROUTES, SCOPES } from "./provider";
-import { clientAddress, RateLimit } from "./rate-limit";
+import { RateLimits } from "./rate-limit";
+import { keepRefusedRefreshTokens } from "./refused-refresh";
 import { ResourceServer, StoreUnavailable } from "./resource";
-import { handleSignIn, SIGN_IN_PATH, type TokenCheck } from "./sign-in";
+import { type ProviderDoor, routeToProvider, sendJson } from "./routes";
+import { handleSignIn, SIGN_IN_PAGE, type TokenCheck } from "./sign-in";
 import { openEmbedded, openPostgres } from "./sql";
 import { OAuthStore } from "./store";
 
 const PRM_PATH = "/.well-known/oauth-protected-resource";
-const AS_METADATA_PATHS = new Set([
-  "/.well-known/oauth-authorization-server",
-  "/.well-known/openid-configuration",
-]);
-const MAX_REGISTRATION_BYTES = 16 * 1024;
-const SWEEP_INTERVAL_MS = 3_600_000;
 
 type Authentication =
   | { ok: true; authInfo: AuthInfo }
@@ -69,23 +63,20 @@ export async function startOAuth({ config, logger, checkToken, onSignIn }: OAuth
   if (resealed > 0) logger.info("grant tokens re-sealed with the newest key", { count: resealed });
 
   const provider = createProvider(config, store, { signing: keys.signing, cookie: keys.cookie });
+  keepRefusedRefreshTokens(provider, logger);
   provider.on("server_error", (_ctx, error) =>
     logger.error("authorization server error", { error: error.message }),
   );
   const resourceServer = await ResourceServer.create(config, store, publicJwk(keys.signing));
   const serveProvider = provider.callback();
-  const limits = {
-    signIn: new RateLimit(config.perMinute.signIn),
-    register: new RateLimit(config.perMinute.register),
-    token: new RateLimit(config.perMinute.token),
-  };
+  const limits = new RateLimits(store, config.perMinute);
   const behindProxy = config.publicUrl.protocol === "https:";
   const signInDeps = {
     behindProxy,
     provider,
     store,
     config,
-    limit: limits.signIn,
+    limits,
     checkToken: async (token: string) => {
       const outcome = await checkToken(token);
       onSignIn?.(outcome);
@@ -109,9 +100,8 @@ export async function startOAuth({ config, logger, checkToken, onSignIn }: OAuth
     }),
   );
   const prmPaths = new Set([PRM_PATH, `${PRM_PATH}${config.publicUrl.pathname.replace(/\/$/, "")}`]);
-  const sweep = setInterval(() => void store.sweep().catch(() => {}), SWEEP_INTERVAL_MS);
+  const sweep = setInterval(() => void store.sweep().catch(() => {}), config.sweepIntervalS * 1000);
   sweep.unref();
-  const providerPrefixes = Object.values(ROUTES);
 
   const issuer = new URL(config.issuer);
   const forward = (req: IncomingMessage, res: ServerResponse) => {
@@ -127,66 +117,39 @@ export async function startOAuth({ config, logger, checkToken, onSignIn }: OAuth
     });
   };
 
+  const door: ProviderDoor = {
+    limits,
+    behindProxy,
+    forward,
+    unavailable(res: ServerResponse, error: unknown) {
+      logger.warn("the store did not answer: a rate limit could not be counted", {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      if (res.headersSent) return;
+      sendJson(res, 503, storeDown("the request could not be counted against its rate limit"), {
+        "Retry-After": "5",
+      });
+    },
+  };
+
   return {
     route(req, res, path) {
       if (prmPaths.has(path)) {
-        sendJson(res, req.method === "GET" || req.method === "HEAD" ? 200 : 405, resourceMetadata);
+        res.writeHead(req.method === "GET" || req.method === "HEAD" ? 200 : 405, {
+          ...JSON_HEADERS,
+          "Content-Length": Buffer.byteLength(resourceMetadata),
+        });
+        res.end(resourceMetadata);
         return true;
       }
-      if (AS_METADATA_PATHS.has(path)) {
-        req.url = "/.well-known/openid-configuration";
-        forward(req, res);
-        return true;
-      }
-      if (path.startsWith(`${SIGN_IN_PATH}/`)) {
+      if (SIGN_IN_PAGE.test(path)) {
         handleSignIn(req, res, signInDeps).catch((error: unknown) => {
           logger.error("sign-in failed", { error: error instanceof Error ? error.message : String(error) });
           if (!res.headersSent) tooBad(res);
         });
         return true;
       }
-      if (!providerPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return false;
-      const address = clientAddress(req, behindProxy);
-      const limit =
-        path === ROUTES.token ? limits.token : path === ROUTES.registration ? limits.register : undefined;
-      const wait = req.method === "POST" ? limit?.take(address) : undefined;
-      if (wait !== undefined) {
-        req.resume();
-        sendJson(
-          res,
-          429,
-          JSON.stringify({
-            error: "slow_down",
-            error_description: `Too many requests: retry in ${wait} seconds.`,
-          }),
-          { "Retry-After": String(wait) },
-        );
-        return true;
-      }
-      if (path === ROUTES.authorization && req.method === "GET") req.url = withDefaultScope(req.url ?? path);
-      if (path === ROUTES.registration && req.method === "POST") {
-        readRegistration(req).then(
-          (body) => {
-            if (body === undefined) {
-              sendJson(
-                res,
-                400,
-                JSON.stringify({
-                  error: "invalid_client_metadata",
-                  error_description: "The registration must be a JSON object of at most 16 KB.",
-                }),
-              );
-              return;
-            }
-            Object.assign(req, { body });
-            forward(req, res);
-          },
-          () => res.destroy(),
-        );
-        return true;
-      }
-      forward(req, res);
-      return true;
+      return routeToProvider(req, res, path, door);
     },
 
     async authenticate(req) {
@@ -199,11 +162,7 @@ export async function startOAuth({ config, logger, checkToken, onSignIn }: OAuth
             ok: false,
             status: 503,
             headers: { "Retry-After": "5", "Access-Control-Allow-Origin": "*" },
-            body: JSON.stringify({
-              error: "temporarily_unavailable",
-              error_description:
-                "The sign-in store (the database) does not answer, so the access token could not be checked: send the request again in a few seconds.",
-            }),
+            body: JSON.stringify(storeDown("the access token could not be checked")),
           };
         }
         const response = bearerAuthChallengeResponse(error, {
@@ -259,57 +218,23 @@ function publicJwk({ d: _d, ...rest }: JWK): JWK {
   return rest;
 }
 
-/** An authorization request without `scope` asks for parts:read. */
-function withDefaultScope(url: string): string {
-  const parsed = new URL(url, "http://x");
-  if (parsed.searchParams.has("scope")) return url;
-  parsed.searchParams.set("scope", SCOPES.read);
-  return `${parsed.pathname}${parsed.search}`;
+/** What a request the store could not serve is answered. */
+function storeDown(what: string) {
+  return {
+    error: "temporarily_unavailable",
+    error_description: `The sign-in store (the database) does not answer, so ${what}: send the request again in a few seconds.`,
+  };
 }
 
-/** A registration request as JSON, without the grant types this server does not serve and
- * without `scope`: registration does not cap what a person may later grant. */
-async function readRegistration(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
-  let text: string;
-  try {
-    text = (await readBody(req, MAX_REGISTRATION_BYTES)).toString("utf8");
-  } catch (error) {
-    if (error instanceof BodyTooLarge) return undefined;
-    throw error;
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
-  return servedMetadata(body as Record<string, unknown>);
-}
-
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: string,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, {
-    "Content-Type": "application/json",
-    "Content-Length": Buffer.byteLength(body),
-    "Access-Control-Allow-Origin": "*",
-    "Cache-Control": "no-store",
-    ...headers,
-  });
-  res.end(body);
-}
+const JSON_HEADERS = {
+  "Content-Type": "application/json",
+  "Access-Control-Allow-Origin": "*",
+  "Cache-Control": "no-store",
+};
 
 function tooBad(res: ServerResponse): void {
-  sendJson(
-    res,
-    500,
-    JSON.stringify({
-      error: "server_error",
-      error_description: "The authorization server failed: try again.",
-    }),
-  );
+  sendJson(res, 500, {
+    error: "server_error",
+    error_description: "The authorization server failed: try again.",
+  });
 }

@@ -1,6 +1,9 @@
 // The sign-in page: one server-rendered form, no script, no third-party asset, its one style
-// allowed by hash in a strict Content-Security-Policy, never framed, never cached.
+// allowed by hash in a strict Content-Security-Policy, never framed, never cached. What the
+// client chose about itself (its name, even its redirect address) is shown after the hosts a
+// person can check, and only through clientText.
 import { createHash } from "node:crypto";
+import { escapeInvisible } from "../text/gate";
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
 h1{font-size:1.4rem}label{display:block;margin:1rem 0 .3rem;font-weight:600}
@@ -24,11 +27,35 @@ const SCOPE_WORDS: Record<string, string> = {
   "parts:write": "create parts and import part files with your token",
 };
 
+/** The longest client-chosen text shown, in characters after the gate. */
+const MAX_CLIENT_TEXT = 64;
+/**
+ * Runs of what shows as blank space: white space (tab, line breaks, no-break and every Unicode
+ * space) and the blank letters of Hangul and Braille.
+ */
+const BLANKS = /[\s\u115F\u1160\u3164\uFFA0\u2800]+/gu;
+
+/**
+ * Client-chosen text as the page shows it: blanks collapsed to one space, invisible and
+ * direction-changing characters written as visible escapes by the text gate, at most
+ * MAX_CLIENT_TEXT characters; undefined when nothing is left.
+ */
+export function clientText(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const text = escapeInvisible(value.replace(BLANKS, " ").trim());
+  if (text === "") return undefined;
+  const chars = [...text];
+  return chars.length <= MAX_CLIENT_TEXT ? text : `${chars.slice(0, MAX_CLIENT_TEXT - 1).join("")}…`;
+}
+
 export interface SignInView {
   action: string;
   csrf: string;
-  clientName: string;
+  /** Each through clientText. */
+  clientName: string | undefined;
   redirectHost: string;
+  /** A metadata-document client's: the host that publishes it. */
+  documentHost: string | undefined;
   scopes: string[];
   error?: string;
 }
@@ -37,12 +64,17 @@ export function signInPage(view: SignInView): string {
   const scopes = view.scopes
     .map((scope) => `<li><code>${escapeHtml(scope)}</code>: ${escapeHtml(SCOPE_WORDS[scope] ?? scope)}</li>`)
     .join("");
+  const host = escapeHtml(view.redirectHost);
+  const published = view.documentHost ? ` (described by <code>${escapeHtml(view.documentHost)}</code>)` : "";
+  const named = view.clientName
+    ? `, which calls itself <strong>${escapeHtml(view.clientName)}</strong>,`
+    : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Connect ${escapeHtml(view.clientName)} to Parts</title><style>${STYLE}</style></head>
+<title>Connect ${host} to Parts</title><style>${STYLE}</style></head>
 <body><main>
-<h1>Connect ${escapeHtml(view.clientName)} to Parts</h1>
-<p><strong>${escapeHtml(view.clientName)}</strong> (returning to <code>${escapeHtml(view.redirectHost)}</code>) asks to:</p>
+<h1>Connect <code>${host}</code> to Parts</h1>
+<p>An application returning to <code>${host}</code>${published}${named} asks to:</p>
 <ul>${scopes}</ul>
 ${view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : ""}
 <form method="post" action="${escapeHtml(view.action)}">

@@ -2,6 +2,10 @@
 // PKCE (S256) only, `iss` in responses, resource indicators with the MCP URL as the one resource,
 // ES256 JWT access tokens carrying the grant id, opaque refresh tokens rotated on use and issued
 // without offline_access, revocation, dynamic registration and Client ID Metadata Documents.
+// Off, so neither advertised nor served: DPoP (the resource server, the SDK's verifyBearerToken,
+// checks Bearer tokens only; a DPoP-bound token it cannot check the proof of must not be issued,
+// and the hosts this serves use Bearer with PKCE), pushed authorization requests and logout
+// (/request, /session/end: not routed, routes.ts).
 import Provider, { type Configuration, errors } from "oidc-provider";
 import type { OAuthConfig } from "../config";
 import { adapterFor } from "./adapter";
@@ -28,7 +32,7 @@ export interface ProviderKeys {
 export function createProvider(config: OAuthConfig, store: OAuthStore, keys: ProviderKeys): Provider {
   const resource = config.publicUrl.href;
   const configuration: Configuration = {
-    adapter: adapterFor(store),
+    adapter: adapterFor(store, config.unusedClientTtlS),
     jwks: { keys: [keys.signing as never] },
     cookies: { keys: [keys.cookie] },
     scopes: [SCOPES.read, SCOPES.write],
@@ -54,6 +58,9 @@ export function createProvider(config: OAuthConfig, store: OAuthStore, keys: Pro
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: false },
+      dPoP: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
       revocation: { enabled: true },
       registration: { enabled: true, issueRegistrationAccessToken: false },
       clientIdMetadataDocument: { enabled: true, ack: "draft-02" } as never,

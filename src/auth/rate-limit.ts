@@ -1,38 +1,70 @@
-// Requests per client address per minute, counted in fixed one-minute windows in this process
-// (each replica counts its own): past the limit, 429 with Retry-After until the window ends.
+// Rate limits of the authorization server, counted in the store so that they hold across
+// replicas: per client address for each kind of request, and per client_id for its
+// authorization, sign-in and token requests together, in fixed one-minute windows (each starts
+// at its key's first request). Past a limit, how long until the window ends (429 Retry-After).
+import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import type { OAuthConfig } from "../config";
+import { type OAuthStore, RATE_WINDOW_MS } from "./store";
 
-const WINDOW_MS = 60_000;
-/** Addresses remembered at most; past it the oldest window is forgotten (a flood of addresses
- * cannot grow memory without bound). */
-const MAX_ADDRESSES = 50_000;
+export type LimitKind = "signIn" | "register" | "token" | "authorize";
 
-export class RateLimit {
-  readonly #perMinute: number;
-  readonly #windows = new Map<string, { start: number; count: number }>();
+export class RateLimits {
+  readonly #store: OAuthStore;
+  readonly #perMinute: OAuthConfig["perMinute"];
+  /**
+   * Keys this replica saw over their limit, and when their window ends: until then a flood is
+   * refused without asking the store (the store still decides when a key is under its limit).
+   */
+  readonly #blocked = new Map<string, number>();
 
-  constructor(perMinute: number) {
+  constructor(store: OAuthStore, perMinute: OAuthConfig["perMinute"]) {
+    this.#store = store;
     this.#perMinute = perMinute;
   }
 
-  /** Seconds to wait when `address` is over the limit, else undefined (and the request counts). */
-  take(address: string, now = Date.now()): number | undefined {
-    let window = this.#windows.get(address);
-    if (window === undefined || now - window.start >= WINDOW_MS) {
-      this.#windows.delete(address);
-      if (this.#windows.size >= MAX_ADDRESSES) {
-        const oldest = this.#windows.keys().next().value;
-        if (oldest !== undefined) this.#windows.delete(oldest);
-      }
-      window = { start: now, count: 0 };
-      this.#windows.set(address, window);
+  /**
+   * Seconds to wait when `address` is over its limit for `kind`, else undefined; the request
+   * counts. Throws when the store does not answer.
+   */
+  take(kind: LimitKind, address: string): Promise<number | undefined> {
+    return this.#count(`${kind}:${digest(address)}`, this.#perMinute[kind]);
+  }
+
+  /**
+   * The same for a client_id (its authorization, sign-in and token requests count together).
+   * Asked only for requests their address's limit let through, so that one address cannot spend
+   * a published client's allowance for everyone.
+   */
+  client(clientId: string | undefined): Promise<number | undefined> {
+    if (clientId === undefined || clientId === "") return Promise.resolve(undefined);
+    return this.#count(`client:${digest(clientId)}`, this.#perMinute.client);
+  }
+
+  async #count(key: string, limit: number): Promise<number | undefined> {
+    const now = Date.now();
+    const until = this.#blocked.get(key);
+    if (until !== undefined && until > now) return Math.max(1, Math.ceil((until - now) / 1000));
+    const window = await this.#store.countRequest(key, now);
+    if (window.count <= limit) return undefined;
+    this.#block(key, window.start + RATE_WINDOW_MS, now);
+    return Math.max(1, Math.ceil((window.start + RATE_WINDOW_MS - now) / 1000));
+  }
+
+  #block(key: string, until: number, now: number): void {
+    if (this.#blocked.size >= MAX_BLOCKED) {
+      for (const [blocked, end] of this.#blocked) if (end <= now) this.#blocked.delete(blocked);
+      if (this.#blocked.size >= MAX_BLOCKED) this.#blocked.clear();
     }
-    if (window.count >= this.#perMinute)
-      return Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000));
-    window.count++;
-    return undefined;
+    this.#blocked.set(key, until);
   }
 }
+
+/** Keys remembered as blocked at most (a flood of addresses cannot grow memory without bound). */
+const MAX_BLOCKED = 10_000;
+
+/** Keys of one length whatever the address or client_id (a CIMD client_id is a whole URL). */
+const digest = (value: string) => createHash("sha256").update(value).digest("base64url").slice(0, 22);
 
 /**
  * The address a request came from. Behind the TLS proxy an https public URL implies, that is the

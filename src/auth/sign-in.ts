@@ -8,11 +8,13 @@ import type Provider from "oidc-provider";
 import type { OAuthConfig } from "../config";
 import { BodyTooLarge, readBody } from "../http/body";
 import type { Logger } from "../log/logger";
-import { messagePage, PAGE_HEADERS, signInPage } from "./page";
-import { clientAddress, type RateLimit } from "./rate-limit";
+import { clientText, messagePage, PAGE_HEADERS, signInPage } from "./page";
+import { clientAddress, type RateLimits } from "./rate-limit";
 import type { OAuthStore } from "./store";
 
 export const SIGN_IN_PATH = "/sign-in";
+/** A sign-in page's exact path: /sign-in/<interaction uid>. */
+export const SIGN_IN_PAGE = /^\/sign-in\/[A-Za-z0-9_-]{1,64}$/;
 const MAX_FORM_BYTES = 16 * 1024;
 const MAX_TOKEN_LENGTH = 4_096;
 const TOKEN_FORMAT = /^[\x21-\x7e]+$/;
@@ -25,7 +27,7 @@ export interface SignInDeps {
   provider: Provider;
   store: OAuthStore;
   config: OAuthConfig;
-  limit: RateLimit;
+  limits: RateLimits;
   /** Whether the client's address is the last X-Forwarded-For entry (see clientAddress). */
   behindProxy: boolean;
   /** Whether the upstream accepts a token. */
@@ -47,13 +49,8 @@ export async function handleSignIn(
     });
   }
   if (req.method === "POST") {
-    const wait = deps.limit.take(clientAddress(req, deps.behindProxy));
-    if (wait !== undefined) {
-      req.resume();
-      return page(res, 429, messagePage("Too many attempts", `Wait ${wait} seconds, then try again.`), {
-        "Retry-After": String(wait),
-      });
-    }
+    const wait = await deps.limits.take("signIn", clientAddress(req, deps.behindProxy));
+    if (wait !== undefined) return tooMany(req, res, wait);
   }
   let details: Awaited<ReturnType<Provider["interactionDetails"]>>;
   try {
@@ -73,17 +70,20 @@ export async function handleSignIn(
     req.resume();
     return page(res, 400, messagePage("Wrong sign-in", "Go back to your assistant and connect again."));
   }
-  const client = await deps.provider.Client.find(String(details.params.client_id));
-  const redirect = URL.canParse(String(details.params.redirect_uri))
-    ? new URL(String(details.params.redirect_uri))
-    : undefined;
+  const clientId = String(details.params.client_id);
+  if (req.method === "POST") {
+    const wait = await deps.limits.client(clientId);
+    if (wait !== undefined) return tooMany(req, res, wait);
+  }
+  const client = await deps.provider.Client.find(clientId);
   const scopes = requestedScopes(details.params.scope);
   const csrf = csrfToken(deps.secret, uid);
   const view = {
     action: `${SIGN_IN_PATH}/${uid}`,
     csrf,
-    clientName: (client?.clientName as string | undefined) ?? redirect?.host ?? "An application",
-    redirectHost: redirect?.host ?? "unknown",
+    clientName: clientText(client?.clientName),
+    redirectHost: clientText(hostOf(details.params.redirect_uri)) ?? "an unknown address",
+    documentHost: clientText(clientId.startsWith("https://") ? hostOf(clientId) : undefined),
     scopes,
   };
   if (req.method === "GET") return page(res, 200, signInPage(view));
@@ -112,7 +112,7 @@ export async function handleSignIn(
   }
   const verdict = await deps.checkToken(token);
   if (verdict !== "accepted") {
-    deps.logger.info("sign-in refused", { client: String(details.params.client_id), reason: verdict });
+    deps.logger.info("sign-in refused", { client: clientId, reason: verdict });
     return page(
       res,
       verdict === "refused" ? 401 : 503,
@@ -130,7 +130,7 @@ export async function handleSignIn(
     .update(`account:${token}`)
     .digest("base64url")
     .slice(0, 32);
-  const grant = new deps.provider.Grant({ accountId, clientId: String(details.params.client_id) });
+  const grant = new deps.provider.Grant({ accountId, clientId });
   grant.addResourceScope(deps.config.publicUrl.href, scopes.join(" "));
   // oidc-provider also counts the scopes it advertises as the authorization's own.
   const openid = String(details.params.scope ?? "")
@@ -141,13 +141,27 @@ export async function handleSignIn(
   grant.addOIDCScope([...scopes, ...openid].join(" "));
   const grantId = await grant.save();
   await deps.store.saveGrantToken(grantId, accountId, token, Date.now() + deps.config.refreshTtlS * 1000);
-  deps.logger.info("signed in", { client: String(details.params.client_id), scopes: scopes.join(" ") });
+  deps.logger.info("signed in", { client: clientId, scopes: scopes.join(" ") });
   await deps.provider.interactionFinished(
     req,
     res,
     { login: { accountId }, consent: { grantId } },
     { mergeWithLastSubmission: false },
   );
+}
+
+/** The host of a URL (its scheme when it has none, as an app's `com.example:/callback`). */
+function hostOf(url: unknown): string | undefined {
+  if (typeof url !== "string" || !URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  return parsed.host || parsed.protocol;
+}
+
+function tooMany(req: IncomingMessage, res: ServerResponse, wait: number): void {
+  req.resume();
+  page(res, 429, messagePage("Too many attempts", `Wait ${wait} seconds, then try again.`), {
+    "Retry-After": String(wait),
+  });
 }
 
 /** parts:read always, and parts:write when asked for. */

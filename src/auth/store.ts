@@ -1,6 +1,7 @@
 // The authorization server's state, in SQL that PostgreSQL and PGlite both run: the records of
 // oidc-provider (clients, grants, codes, tokens, sessions, interactions), each grant's sealed
-// Parts API token, and the server's own sealed secrets (signing and cookie keys). Migrations run
+// Parts API token, the server's own sealed secrets (signing and cookie keys), and the rate-limit
+// windows every replica counts in (rate-limit.ts). Migrations run
 // at start under an advisory lock, so replicas starting together apply them once. Times are
 // epoch milliseconds of this process's clock.
 import { ConfigError } from "../config";
@@ -35,7 +36,27 @@ const MIGRATIONS: readonly string[] = [
      name text PRIMARY KEY,
      sealed text NOT NULL
    );`,
+  // Rate limits shared by replicas; clients registered before unused ones expired get a day.
+  `CREATE TABLE oauth_rate_limits (
+     key text PRIMARY KEY,
+     window_start bigint NOT NULL,
+     count integer NOT NULL
+   );
+   CREATE INDEX oauth_rate_limits_window ON oauth_rate_limits (window_start);
+   UPDATE oauth_records AS client SET expires_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint + 86400000
+   WHERE client.model = 'Client' AND client.expires_at IS NULL AND NOT EXISTS (
+     SELECT 1 FROM oauth_records AS g WHERE g.model = 'Grant' AND g.payload->>'clientId' = client.id
+   );`,
 ];
+
+/** How long a rate-limit window lasts. */
+export const RATE_WINDOW_MS = 60_000;
+
+export interface RateWindow {
+  count: number;
+  /** Epoch ms. */
+  start: number;
+}
 
 export interface StoredRecord {
   payload: Record<string, unknown>;
@@ -77,6 +98,13 @@ export class OAuthStore {
   // -- oidc-provider's records ---------------------------------------------------------------
 
   async upsert(model: string, id: string, payload: Record<string, unknown>, expiresAt: number | null) {
+    // A client lives as long as its latest grant: one no one signed in with expires (adapter.ts).
+    if (model === "Grant" && typeof payload.clientId === "string" && expiresAt !== null) {
+      await this.sql.query(
+        "UPDATE oauth_records SET expires_at = $2 WHERE model = 'Client' AND id = $1 AND expires_at < $2",
+        [payload.clientId, expiresAt],
+      );
+    }
     await this.sql.query(
       `INSERT INTO oauth_records (model, id, payload, grant_id, uid, user_code, expires_at)
        VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7)
@@ -113,6 +141,14 @@ export class OAuthStore {
       model,
       id,
       Date.now(),
+    ]);
+  }
+
+  /** Makes a consumed record usable again (a refresh refused after its token was rotated). */
+  async unconsume(model: string, id: string): Promise<void> {
+    await this.sql.query("UPDATE oauth_records SET consumed_at = NULL WHERE model = $1 AND id = $2", [
+      model,
+      id,
     ]);
   }
 
@@ -205,9 +241,29 @@ export class OAuthStore {
     });
   }
 
+  // -- rate limits ---------------------------------------------------------------------------
+
+  /**
+   * Counts one request against `key`'s window (it starts at the key's first request and lasts
+   * RATE_WINDOW_MS): the window's count, this request included, and its start. Replicas counting
+   * the same key at once are serialised by the row's lock.
+   */
+  async countRequest(key: string, now = Date.now()): Promise<RateWindow> {
+    const [row] = await this.sql.query<{ count: number; window_start: string }>(
+      `INSERT INTO oauth_rate_limits AS r (key, window_start, count) VALUES ($3, $1, 1)
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE WHEN r.window_start <= $2 THEN 1 ELSE r.count + 1 END,
+         window_start = CASE WHEN r.window_start <= $2 THEN EXCLUDED.window_start ELSE r.window_start END
+       RETURNING count, window_start`,
+      [now, now - RATE_WINDOW_MS, key],
+    );
+    return { count: Number(row?.count ?? 1), start: Number(row?.window_start ?? now) };
+  }
+
   /** Deletes what has expired; returns how many records and tokens went. */
   async sweep(): Promise<number> {
     const now = Date.now();
+    await this.sql.query("DELETE FROM oauth_rate_limits WHERE window_start <= $1", [now - RATE_WINDOW_MS]);
     const records = await this.sql.query("DELETE FROM oauth_records WHERE expires_at <= $1 RETURNING id", [
       now,
     ]);

@@ -45,6 +45,28 @@ const TOKEN_RATE = integerSetting("PARTS_MCP_OAUTH_TOKEN_PER_MINUTE", "token req
   min: 1,
   max: 100_000,
 });
+const AUTHORIZE_RATE = integerSetting(
+  "PARTS_MCP_OAUTH_AUTHORIZE_PER_MINUTE",
+  "authorization requests per client address",
+  { defaultValue: 60, min: 1, max: 100_000 },
+);
+// One client_id is shared by every person of a published client (a CIMD document's URL): its
+// limit is the sum of theirs, so it is set well above an address's.
+const CLIENT_RATE = integerSetting(
+  "PARTS_MCP_OAUTH_CLIENT_PER_MINUTE",
+  "authorization, sign-in and token requests per client_id, from all addresses",
+  { defaultValue: 600, min: 1, max: 1_000_000 },
+);
+const UNUSED_CLIENT_TTL = integerSetting(
+  "PARTS_MCP_OAUTH_UNUSED_CLIENT_TTL_S",
+  "lifetime of a registered client no one has signed in with",
+  { defaultValue: 86_400, min: 1, max: 31_536_000, unit: "seconds" },
+);
+const SWEEP_INTERVAL = integerSetting(
+  "PARTS_MCP_OAUTH_SWEEP_INTERVAL_S",
+  "how often expired records and rate-limit windows are deleted",
+  { defaultValue: 60, min: 1, max: 3_600, unit: "seconds" },
+);
 
 export interface OAuthKey {
   kid: string;
@@ -64,7 +86,11 @@ export interface OAuthConfig {
   refreshTtlS: number;
   /** Hosts whose client documents may be fetched although they resolve to private addresses. */
   trustedClientHosts: string[];
-  perMinute: { signIn: number; register: number; token: number };
+  /** Requests per minute, on all replicas together: per client address, and per client_id. */
+  perMinute: { signIn: number; register: number; token: number; authorize: number; client: number };
+  /** A registered client expires after this unless someone signs in with it. */
+  unusedClientTtlS: number;
+  sweepIntervalS: number;
 }
 
 export const OAUTH_SETTINGS: SettingGroup = {
@@ -89,6 +115,10 @@ export const OAUTH_SETTINGS: SettingGroup = {
     SIGN_IN_RATE,
     REGISTER_RATE,
     TOKEN_RATE,
+    AUTHORIZE_RATE,
+    CLIENT_RATE,
+    UNUSED_CLIENT_TTL,
+    SWEEP_INTERVAL,
   ],
 };
 
@@ -106,7 +136,11 @@ export function loadOAuthConfig(env: Env): OAuthConfig {
       signIn: readIntegerSetting(env, SIGN_IN_RATE),
       register: readIntegerSetting(env, REGISTER_RATE),
       token: readIntegerSetting(env, TOKEN_RATE),
+      authorize: readIntegerSetting(env, AUTHORIZE_RATE),
+      client: readIntegerSetting(env, CLIENT_RATE),
     },
+    unusedClientTtlS: readIntegerSetting(env, UNUSED_CLIENT_TTL),
+    sweepIntervalS: readIntegerSetting(env, SWEEP_INTERVAL),
   };
 }
 

@@ -96,8 +96,10 @@ describe("Client ID Metadata Documents", () => {
       const person = new Person(alice);
       const page = await person.open(authorizationUrl(server.issuer, { clientId, redirectUri, challenge }));
       expect(page.status, page.html).toBe(200);
-      expect(page.html).toContain(`Connect ${name} to Parts`);
-      expect(page.html).toContain(new URL(redirectUri).host);
+      const redirectHost = new URL(redirectUri).host;
+      expect(page.html).toContain(`Connect <code>${redirectHost}</code> to Parts`);
+      expect(page.html).toContain(`<strong>${name}</strong>`);
+      expect(page.html).toContain(`described by <code>${new URL(clientId).host}</code>`);
     },
   );
 

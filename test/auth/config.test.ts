@@ -34,7 +34,8 @@ describe("PARTS_MCP_AUTH=oauth", () => {
     expect(oauth?.store).toEqual({ kind: "embedded", dataDir: "/var/lib/parts-mcp" });
     expect(oauth?.keys.map((k) => k.kid)).toEqual(["k1"]);
     expect([oauth?.accessTtlS, oauth?.refreshTtlS]).toEqual([3600, 2592000]);
-    expect(oauth?.perMinute).toEqual({ signIn: 30, register: 20, token: 120 });
+    expect(oauth?.perMinute).toEqual({ signIn: 30, register: 20, token: 120, authorize: 60, client: 600 });
+    expect([oauth?.unusedClientTtlS, oauth?.sweepIntervalS]).toEqual([86_400, 60]);
   });
 
   it("prefers the database URL, accepts a bare key as k1 and a keyring of several", () => {

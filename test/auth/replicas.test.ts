@@ -107,9 +107,9 @@ describe("two replicas, one PostgreSQL", () => {
   it("applied the migrations once", async () => {
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
-    const { rows } = await client.query("SELECT version FROM parts_mcp_migrations");
+    const { rows } = await client.query("SELECT version FROM parts_mcp_migrations ORDER BY version");
     await client.end();
-    expect(rows).toEqual([{ version: 1 }]);
+    expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
     for (const server of [a, b]) {
       expect(await (await fetch(`${server.origin}/healthz`)).json()).toEqual({
         status: "ok",
