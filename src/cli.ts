@@ -12,6 +12,7 @@ import {
   loadApiConfig,
   loadAppsConfig,
   loadCacheConfig,
+  loadConfirmWrites,
   loadHttpConfig,
   loadLimitsConfig,
   loadListenAddress,
@@ -80,6 +81,7 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
   const limits = loadLimitsConfig(env);
   const search = loadSearchConfig(env);
   const telemetry = loadTelemetryConfig(env);
+  const confirmWrites = loadConfirmWrites(env);
   const [{ tools: allTools }, { selectTools }, { buildCatalogue }] = await Promise.all([
     import("../tools"),
     import("./mcp/selection"),
@@ -91,7 +93,7 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
     const http = loadHttpConfig(env);
     const api = loadApiConfig(env, { requireToken: !http.access.perUser && !http.access.oauth });
     const { runHttpServer } = await import("./http");
-    await runHttpServer({ api, cache, search, limits, catalogue, http, telemetry });
+    await runHttpServer({ api, cache, search, limits, catalogue, http, telemetry, confirmWrites });
   } else {
     const httpOnly = given.filter((flag) => flag.httpOnly).map((flag) => flag.flag);
     if (httpOnly.length > 0) {
@@ -100,7 +102,16 @@ async function runServer({ values, given }: CommandLine): Promise<undefined> {
     const api = loadApiConfig(env);
     if (process.stdin.isTTY) process.stderr.write(`${TERMINAL_HINT}\n`);
     const { runStdioServer } = await import("./stdio/serve");
-    await runStdioServer({ api, cache, search, limits, catalogue, checkUpstream: true, telemetry });
+    await runStdioServer({
+      api,
+      cache,
+      search,
+      limits,
+      catalogue,
+      checkUpstream: true,
+      telemetry,
+      confirmWrites,
+    });
   }
   return undefined;
 }

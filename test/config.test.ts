@@ -12,6 +12,7 @@ import {
   loadApiConfig,
   loadAppsConfig,
   loadCacheConfig,
+  loadConfirmWrites,
   loadHttpConfig,
   loadLimitsConfig,
   loadSearchConfig,
@@ -585,6 +586,17 @@ describe("search, views and limits", () => {
     });
     expect(loadError(() => loadAppsConfig({ PARTS_MCP_APPS: "maybe" })).message).toBe(
       'PARTS_MCP_APPS must be on or off (got "maybe"): set it to one of them.',
+    );
+  });
+
+  it("confirmed writes: PARTS_MCP_CONFIRM_WRITES auto (default) or off, flag --confirm-writes", () => {
+    expect(loadConfirmWrites({})).toBe("auto");
+    expect(loadConfirmWrites({ PARTS_MCP_CONFIRM_WRITES: "OFF" })).toBe("off");
+    expect(loadConfirmWrites(parseCommandLine(SERVER_COMMAND, ["--confirm-writes", "off"]).values)).toBe(
+      "off",
+    );
+    expect(loadError(() => loadConfirmWrites({ PARTS_MCP_CONFIRM_WRITES: "always" })).message).toBe(
+      'PARTS_MCP_CONFIRM_WRITES must be one of auto, off (got "always"): set it to one of them.',
     );
   });
 

@@ -44,6 +44,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    */
   lookups?: readonly { kind: SuggestKind; argument: string }[];
   handler(args: z.output<I>, context: ToolContext): Promise<z.output<O>>;
+  /**
+   * For a write a person confirms first where the client can ask (src/confirm/): what the call
+   * will write, in words for the form. Its output then allows `notWritten` (the person said no).
+   */
+  confirm?(args: z.output<I>, context: ToolContext): Promise<string>;
   /** Records the result names but does not carry in full: `resource_link`s to their `parts://` URIs. */
   links?(result: z.output<O>): ResourceRef[];
   /**

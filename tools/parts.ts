@@ -15,11 +15,18 @@ import {
   SasUrl,
   Standard,
 } from "../src/api/schemas";
+import { describeImport, describeNewPart } from "../src/confirm/summary";
 import { REFERENCE_KINDS } from "../src/data/reference";
 import { urlSecrets } from "../src/log/logger";
 import { mayHaveTakenEffect, shortErrorMessage } from "../src/mcp/messages";
 import { CREATE, defineTool, READ, type ResourceRef } from "./define";
 import { categoryId, criticalityId, materialCode, partId, processCode, standardCode } from "./params";
+
+/** A confirmed write's answer when the person said no (src/confirm/step.ts). */
+const notWritten = <T extends z.ZodObject>(output: T) =>
+  output.partial().extend({
+    notWritten: z.string().optional().describe("Set when the person declined: nothing was written"),
+  });
 
 const LIST_PARTS_HINT =
   "Find part ids with search_parts (by words of the title, a serial number or external ref, or by codes).";
@@ -64,7 +71,7 @@ export const createPart = defineTool({
       .optional()
       .describe("Dropdown selections; ids as in your parts' customFields"),
   }),
-  output: CreatePartResult,
+  output: notWritten(CreatePartResult),
   annotations: CREATE,
   notFound: "A referenced record does not exist; check the ids named in the message.",
   lookups: [
@@ -86,7 +93,8 @@ export const createPart = defineTool({
       throw error;
     }
   },
-  links: ({ id }) => [{ kind: "part", id }],
+  confirm: describeNewPart,
+  links: ({ id }) => (id === undefined ? [] : [{ kind: "part", id }]),
 });
 
 export const getPart = defineTool({
@@ -152,7 +160,7 @@ export const importPartFile = defineTool({
     name: z.string().min(1).max(255).describe('File name, e.g. "bracket.step"'),
     sasUrl: SasUrl.describe("https URL of the file with its SAS query string (kept secret)"),
   }),
-  output: ImportFileResult,
+  output: notWritten(ImportFileResult),
   annotations: CREATE,
   notFound: LIST_PARTS_HINT,
   // The SAS query is kept out of whatever the API sends back, in any form it might echo it.
@@ -162,6 +170,7 @@ export const importPartFile = defineTool({
       { params: { partId }, body: { name, sasUrl } },
       { ...call, secrets: urlSecrets(sasUrl) },
     ),
+  confirm: describeImport,
 });
 
 export const describePart = defineTool({

@@ -2,7 +2,16 @@
 // `secrets`, and learns per-user tokens as the API accepts them) and the upstream API, embedded
 // or remote.
 
-import type { ApiConfig, CacheConfig, LimitsConfig, SearchConfig, TelemetryConfig } from "../config";
+import type {
+  ApiConfig,
+  CacheConfig,
+  ConfirmWrites,
+  LimitsConfig,
+  SearchConfig,
+  TelemetryConfig,
+} from "../config";
+import { MemoryLedger } from "../confirm/ledger";
+import { randomKey } from "../confirm/state";
 import { captureConsole, createLogger, type Logger } from "../log/logger";
 import type { Catalogue } from "../mcp/catalogue";
 import type { ServerOptions } from "../mcp/server";
@@ -25,6 +34,8 @@ export interface ServingConfig {
    * Off when there is no token of the server's own to check (per-user HTTP access).
    */
   checkUpstream?: boolean;
+  /** Whether writes are confirmed by the person where the client can ask (PARTS_MCP_CONFIRM_WRITES). */
+  confirmWrites: ConfirmWrites;
 }
 
 export interface Runtime {
@@ -35,7 +46,15 @@ export interface Runtime {
 }
 
 export async function openRuntime(
-  { api: config, cache, search, catalogue, checkUpstream, telemetry }: Omit<ServingConfig, "limits">,
+  {
+    api: config,
+    cache,
+    search,
+    catalogue,
+    checkUpstream,
+    telemetry,
+    confirmWrites,
+  }: Omit<ServingConfig, "limits">,
   secrets: readonly string[] = [],
 ): Promise<Runtime> {
   const logger = createLogger({
@@ -76,6 +95,9 @@ export async function openRuntime(
       timeoutMs: config.timeoutMs,
       cacheTtlMs: cache.ttlMs,
       logger,
+      // One process serves every round of a confirmation here: its own key and ledger are enough
+      // (the oauth mode, whose replicas share a database, brings both from there: src/http/).
+      ...(confirmWrites === "auto" && { confirm: { key: randomKey(), ledger: new MemoryLedger() } }),
     },
   };
 }

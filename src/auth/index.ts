@@ -12,6 +12,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { isLoopbackHost, type OAuthConfig } from "../config";
+import type { ConfirmSecrets } from "../confirm/state";
 import type { Logger } from "../log/logger";
 import { Keyring } from "./keyring";
 import { createProvider, ROUTES, SCOPES } from "./provider";
@@ -36,6 +37,8 @@ export interface OAuthGate {
   authenticate(req: IncomingMessage): Promise<Authentication>;
   /** Fits a request's server with the step-up challenge of the write tools. */
   prepare(server: McpServer): void;
+  /** The key and ledger of confirmed writes, shared by every replica through the store. */
+  confirmations: ConfirmSecrets;
   /** The store's kind and whether it answers, for /healthz. */
   health(): Promise<{ store: string; ok: boolean }>;
   close(): Promise<void>;
@@ -182,6 +185,7 @@ export async function startOAuth({ config, logger, checkToken, onSignIn }: OAuth
     },
 
     prepare: (server) => resourceServer.requireWriteScope(server),
+    confirmations: { key: () => Buffer.from(keys.confirm, "base64url"), ledger: store },
 
     async health() {
       return { store: sql.kind, ok: await store.healthy() };
@@ -198,6 +202,8 @@ interface Keys {
   signing: JWK;
   cookie: string;
   signIn: string;
+  /** Seals the states of confirmed writes (src/confirm/state.ts). */
+  confirm: string;
 }
 
 async function loadKeys(store: OAuthStore): Promise<Keys> {
@@ -211,7 +217,8 @@ async function loadKeys(store: OAuthStore): Promise<Keys> {
   const signing = JSON.parse(await store.secret("signing-key-es256", () => JSON.stringify(fresh))) as JWK;
   const cookie = await store.secret("cookie-key", () => randomBytes(32).toString("base64url"));
   const signIn = await store.secret("sign-in-key", () => randomBytes(32).toString("base64url"));
-  return { signing, cookie, signIn };
+  const confirm = await store.secret("confirm-state-key", () => randomBytes(32).toString("base64url"));
+  return { signing, cookie, signIn, confirm };
 }
 
 function publicJwk({ d: _d, ...rest }: JWK): JWK {

@@ -1,10 +1,12 @@
 // The authorization server's state, in SQL that PostgreSQL and PGlite both run: the records of
 // oidc-provider (clients, grants, codes, tokens, sessions, interactions), each grant's sealed
-// Parts API token, the server's own sealed secrets (signing and cookie keys), and the rate-limit
-// windows every replica counts in (rate-limit.ts). Migrations run
+// Parts API token, the server's own sealed secrets (signing and cookie keys), the rate-limit
+// windows every replica counts in (rate-limit.ts), and the ids of the confirmations already
+// answered (src/confirm/ledger.ts: once across replicas). Migrations run
 // at start under an advisory lock, so replicas starting together apply them once. Times are
 // epoch milliseconds of this process's clock.
 import { ConfigError } from "../config";
+import type { OnceLedger } from "../confirm/ledger";
 import type { Keyring } from "./keyring";
 import type { Sql } from "./sql";
 
@@ -47,6 +49,12 @@ const MIGRATIONS: readonly string[] = [
    WHERE client.model = 'Client' AND client.expires_at IS NULL AND NOT EXISTS (
      SELECT 1 FROM oauth_records AS g WHERE g.model = 'Grant' AND g.payload->>'clientId' = client.id
    );`,
+  // Confirmations answered, each kept until its state expires (src/confirm/ledger.ts).
+  `CREATE TABLE confirmations_answered (
+     id text PRIMARY KEY,
+     expires_at bigint NOT NULL
+   );
+   CREATE INDEX confirmations_answered_expiry ON confirmations_answered (expires_at);`,
 ];
 
 /** How long a rate-limit window lasts. */
@@ -63,7 +71,7 @@ export interface StoredRecord {
   consumedAt: number | null;
 }
 
-export class OAuthStore {
+export class OAuthStore implements OnceLedger {
   readonly sql: Sql;
   readonly #keyring: Keyring;
 
@@ -205,6 +213,17 @@ export class OAuthStore {
     return count;
   }
 
+  // -- confirmations answered (the once-use ledger of src/confirm/) -----------------------------
+
+  /** True the first time `id` is claimed on any replica; false for a replay. */
+  async claim(id: string, expiresAt: number): Promise<boolean> {
+    const rows = await this.sql.query(
+      "INSERT INTO confirmations_answered (id, expires_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id",
+      [id, expiresAt],
+    );
+    return rows.length === 1;
+  }
+
   // -- the server's own secrets ----------------------------------------------------------------
 
   /** The secret `name`, made by `create` by whichever replica asks first. */
@@ -271,7 +290,11 @@ export class OAuthStore {
       "DELETE FROM oauth_grant_tokens WHERE expires_at <= $1 RETURNING grant_id",
       [now],
     );
-    return records.length + tokens.length;
+    const answered = await this.sql.query(
+      "DELETE FROM confirmations_answered WHERE expires_at <= $1 RETURNING id",
+      [now],
+    );
+    return records.length + tokens.length + answered.length;
   }
 
   async healthy(): Promise<boolean> {

@@ -10,7 +10,7 @@ import type { Command, FlagDeclaration } from "./flags";
 import { HTTP_ENV, HTTP_SETTINGS } from "./http";
 import { LIMITS_SETTINGS } from "./limits";
 import { OAUTH_SETTINGS } from "./oauth";
-import { APPS_ENV, SELECTION_ENV, SERVING_SETTINGS, TRANSPORT_ENV } from "./serving";
+import { APPS_ENV, CONFIRM_ENV, SELECTION_ENV, SERVING_SETTINGS, TRANSPORT_ENV } from "./serving";
 import { TELEMETRY_SETTINGS } from "./telemetry";
 
 export const SERVER_FLAGS: readonly FlagDeclaration[] = [
@@ -68,6 +68,12 @@ export const SERVER_FLAGS: readonly FlagDeclaration[] = [
     description: "tool names and groups (parts, rfqs, factories, reference) to serve",
   },
   { flag: "--no-apps", variable: APPS_ENV, sets: "off", description: "offer no views (MCP Apps)" },
+  {
+    flag: "--confirm-writes",
+    variable: CONFIRM_ENV,
+    placeholder: "MODE",
+    description: "auto (ask the person before a write, where the client can) or off",
+  },
   {
     flag: "--log-level",
     variable: ENV.logLevel,

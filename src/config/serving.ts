@@ -41,6 +41,18 @@ export function loadAppsConfig(env: Env = processEnv()): AppsConfig {
   return { enabled: readBoolean(env, APPS_ENV, true, ["on", "off"]) };
 }
 
+/**
+ * Whether create_part and import_part_file ask the person first where the client can be asked
+ * (`auto`), or never (`off`): src/confirm/.
+ */
+export type ConfirmWrites = "auto" | "off";
+const CONFIRM_CHOICES = ["auto", "off"] as const satisfies readonly ConfirmWrites[];
+export const CONFIRM_ENV = "PARTS_MCP_CONFIRM_WRITES";
+
+export function loadConfirmWrites(env: Env = processEnv()): ConfirmWrites {
+  return readChoice(env, CONFIRM_ENV, CONFIRM_CHOICES, "auto");
+}
+
 export const SERVING_SETTINGS: SettingGroup = {
   title: "Serving",
   settings: [
@@ -59,6 +71,12 @@ export const SERVING_SETTINGS: SettingGroup = {
       variable: APPS_ENV,
       description: "on or off: offer the views (MCP Apps) to clients that show them",
       defaultText: "on",
+    },
+    {
+      variable: CONFIRM_ENV,
+      description:
+        "auto or off: create_part and import_part_file ask the person first, where the client can ask",
+      defaultText: "auto",
     },
   ],
 };

@@ -3,6 +3,7 @@
 // PARTS_MCP_AUTH (shared access keys, per-user API tokens, or both).
 
 import type { IncomingHttpHeaders } from "node:http";
+import { isIP } from "node:net";
 import { validateHostHeader } from "@modelcontextprotocol/server";
 import { type AccessConfig, type HttpConfig, isWildcardHost } from "../config";
 import { createHash, timingSafeEqual } from "../lazy-crypto";
@@ -24,6 +25,16 @@ export interface Refusal {
 
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 
+/**
+ * What a request is for, which widens the guard in two safe ways. `health` (/healthz): a balancer
+ * or health checker sends the address it dials as Host (a pod's or an instance's IP; `parts-mcp
+ * healthcheck` dials loopback, allowed everywhere), or no Host at all (HTTP/1.0 probes); DNS
+ * rebinding needs a name, so neither can be a page in a browser. `page` (every path but /mcp and /healthz: the OAuth routes,
+ * the 404s): `Origin: null` is accepted, since browsers send it on the sign-in form's post (its
+ * page says `Referrer-Policy: no-referrer`); Host is still checked and the form carries its CSRF token.
+ */
+export type GuardedPath = "mcp" | "health" | "page";
+
 export class OriginGuard {
   readonly #hosts: ReadonlySet<string> | undefined;
   readonly #hostList: string[];
@@ -44,10 +55,11 @@ export class OriginGuard {
   }
 
   /** A refusal when Host or Origin names a site this server does not answer for. */
-  check(headers: IncomingHttpHeaders): Refusal | undefined {
+  check(headers: IncomingHttpHeaders, path: GuardedPath = "mcp"): Refusal | undefined {
     if (this.#hosts !== undefined) {
       const host = headers.host;
-      if (!validateHostHeader(host, this.#hostList).ok) {
+      const probe = path === "health" && (host === undefined || isAddress(host));
+      if (!probe && !validateHostHeader(host, this.#hostList).ok) {
         return {
           status: 403,
           message: `Host ${JSON.stringify(host ?? "")} is not allowed (see PARTS_MCP_ALLOWED_HOSTS).`,
@@ -55,7 +67,8 @@ export class OriginGuard {
       }
     }
     const origin = headers.origin;
-    if (origin !== undefined && !this.originAllowed(origin)) {
+    const opaque = origin === "null" && path === "page";
+    if (origin !== undefined && !opaque && !this.originAllowed(origin)) {
       return {
         status: 403,
         message: `Origin ${JSON.stringify(origin)} is not allowed (see PARTS_MCP_ALLOWED_ORIGINS).`,
@@ -72,6 +85,12 @@ export class OriginGuard {
     const hosts = this.#hosts ?? new Set(LOOPBACK_NAMES);
     return match !== null && hosts.has(hostname(match[1] as string));
   }
+}
+
+/** Whether a Host header value names an IP address (with or without a port), not a host name. */
+function isAddress(host: string): boolean {
+  const name = hostname(host);
+  return isIP(name.startsWith("[") ? name.slice(1, -1) : name) !== 0;
 }
 
 /** The host name of a Host header value or authority, lowercase, without the port. */

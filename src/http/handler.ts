@@ -5,7 +5,8 @@
 // (2025 requests without a session id, 2026-07-28 requests with their `_meta` envelope) and takes
 // a server for the request, with its upstream token, from the pool (server-pool.ts). The body is
 // read and parsed here (size, type, JSON), so that the message guard shared with stdio sees it
-// before the SDK does.
+// before the SDK does; a protocol version header that disagrees with the body in a way known
+// hosts send is set from the body first (era.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
@@ -16,6 +17,7 @@ import { telemetry } from "../telemetry";
 import type { AccessControl, OriginGuard } from "./access";
 import { BodyTooLarge, readBody } from "./body";
 import { BUSY_MESSAGE } from "./connections";
+import { EraReconciler } from "./era";
 import { respond, rpcError } from "./respond";
 import { ServerPool } from "./server-pool";
 
@@ -60,6 +62,7 @@ export class McpHttpHandler {
   readonly #fetch: ReturnType<typeof createMcpHandler>["fetch"];
   readonly #onerror: (error: Error) => void;
   readonly #pool: ServerPool;
+  readonly #era: EraReconciler;
   #draining = false;
   #inFlight = 0;
   #idle: (() => void) | undefined;
@@ -68,6 +71,7 @@ export class McpHttpHandler {
 
   constructor(options: HandlerOptions) {
     this.#options = options;
+    this.#era = new EraReconciler(options.logger);
     const onerror = (error: Error) => options.logger.debug("MCP request refused", { error: error.message });
     // As many idle instances as requests may be in flight: what a burst built, the next reuses.
     this.#pool = new ServerPool({
@@ -110,8 +114,17 @@ export class McpHttpHandler {
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
-    if (path === MCP_PATH) this.#mcp(req, res);
-    else if (path === HEALTH_PATH) this.#health(req, res);
+    if (path === MCP_PATH) {
+      this.#mcp(req, res);
+      return;
+    }
+    // Every other path passes the same Host and Origin guard as /mcp (access.ts), before the
+    // OAuth routes see the request.
+    const refusal = this.#options.guard.check(req.headers, path === HEALTH_PATH ? "health" : "page");
+    if (refusal) {
+      this.#options.logger.debug("HTTP request refused", { status: refusal.status, reason: refusal.message });
+      send(res, refusal.status, JSON.stringify({ error: refusal.message }));
+    } else if (path === HEALTH_PATH) this.#health(req, res);
     else if (this.#options.oauth?.route(req, res, path)) return;
     else send(res, 404, JSON.stringify({ error: `Not found: MCP is served at ${MCP_PATH}` }));
   };
@@ -172,6 +185,7 @@ export class McpHttpHandler {
           send(res, 200, JSON.stringify(refusal));
           return;
         }
+        this.#era.apply(req.headers, message);
         return respond(this.#fetch, req, res, message, auth, this.#onerror);
       })
       .catch((error: unknown) => {

@@ -10,6 +10,7 @@ import { checkPersonalToken } from "../app/upstream-check";
 import { VERSION } from "../app/version";
 import { describeCodeCache } from "../code-cache";
 import { ConfigError, HTTP_ENV, type HttpConfig, isLoopbackHost, type LimitsConfig } from "../config";
+import type { ConfirmSecrets } from "../confirm/state";
 import type { Logger } from "../log/logger";
 import { createServer, type ServerOptions } from "../mcp/server";
 import { explainListenError, urlHost } from "../net/hosts";
@@ -30,7 +31,7 @@ type HttpServerOptions = Omit<ServerOptions, "token" | "mode"> & {
   http: HttpConfig;
   limits: LimitsConfig;
   /** The `oauth` mode's gate (src/auth/), loaded only in that mode. */
-  oauth?: OAuthHooks & { prepare(server: McpServer): void };
+  oauth?: OAuthHooks & { prepare(server: McpServer): void; confirmations: ConfirmSecrets };
 };
 
 /**
@@ -56,6 +57,8 @@ interface RunningHttpServer {
 /** Starts the HTTP server in this process (the CLI does; so can a benchmark that wants it in-process). */
 async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { http, limits, oauth, ...serverOptions } = options;
+  // Replicas share the oauth mode's store: a confirmation made on one is answered once on any.
+  if (oauth && serverOptions.confirm) serverOptions.confirm = oauth.confirmations;
   const cap = new ConnectionCap(limits.http.maxConnections, options.logger);
   const handler = new McpHttpHandler({
     crowded: (socket) => cap.crowded(socket),

@@ -38,15 +38,25 @@ function quoted(value: unknown): string {
  * Each prompt reaches the data of certain tools, so it is offered only when they are selected:
  * tool selection limits everything the server serves.
  */
-export function registerPrompts(server: McpServer, scope: RequestScope): void {
+const PROMPT_TOOLS: Readonly<Record<string, readonly string[]>> = {
+  draft_part: ["search_reference", "list_standards"],
+  rfq_status: ["get_rfq", "get_part"],
+  find_standard: ["list_standards"],
+};
+
+/** Registers the prompts the selected tools allow; answers their names. */
+export function registerPrompts(server: McpServer, scope: RequestScope): ReadonlySet<string> {
   const { api, reference, catalogue } = scope;
+  const offered = new Set(
+    Object.keys(PROMPT_TOOLS).filter((name) => PROMPT_TOOLS[name]?.every((tool) => catalogue.has(tool))),
+  );
   const canCreate = catalogue.has("create_part");
   // Completable inside, optional outside: the SDK looks for the completer under `.optional()`.
   const materialType = completable(MaterialType.describe(`One of: ${MATERIAL_TYPES.join(", ")}`), (value) =>
     complete(value ?? "", () => [...MATERIAL_TYPES]),
   ).optional();
 
-  if (catalogue.has("search_reference") && catalogue.has("list_standards"))
+  if (offered.has("draft_part"))
     server.registerPrompt(
       "draft_part",
       {
@@ -104,7 +114,7 @@ export function registerPrompts(server: McpServer, scope: RequestScope): void {
       },
     );
 
-  if (catalogue.has("get_rfq") && catalogue.has("get_part"))
+  if (offered.has("rfq_status"))
     server.registerPrompt(
       "rfq_status",
       {
@@ -143,7 +153,7 @@ export function registerPrompts(server: McpServer, scope: RequestScope): void {
       },
     );
 
-  if (catalogue.has("list_standards"))
+  if (offered.has("find_standard"))
     server.registerPrompt(
       "find_standard",
       {
@@ -192,6 +202,7 @@ export function registerPrompts(server: McpServer, scope: RequestScope): void {
         );
       },
     );
+  return offered;
 }
 
 type Message = GetPromptResult["messages"][number];

@@ -16,6 +16,8 @@ import {
 import type { ResourceRef, ToolContext, ToolDefinition } from "../../tools/define";
 import { VERSION } from "../app/version";
 import { type CallOptions, createDeadline, type PartsApiClient, PartsApiError } from "../client";
+import type { ConfirmSecrets } from "../confirm/state";
+import { type ConfirmStep, confirmStepFor, confirmWrite } from "../confirm/step";
 import type { ReferenceData, ReferenceKind } from "../data/reference";
 import type { SeenRecords } from "../data/seen";
 import { collectWhenIdle } from "../idle-gc";
@@ -65,6 +67,8 @@ export interface ServerOptions {
    * the server need not gate each message's values first; a transport of the SDK's does not.
    */
   wireGates?: boolean;
+  /** Writes a person confirms first, where the client can ask (src/confirm/); absent: off. */
+  confirm?: ConfirmSecrets;
 }
 
 /** What tools, resources and prompts share for one request. */
@@ -111,6 +115,12 @@ export function runsSettled(server: McpServer): Promise<void> {
 }
 
 export function createServer(options: ServerOptions): McpServer {
+  const confirm: ConfirmStep | undefined =
+    options.confirm &&
+    confirmStepFor(options.confirm, options.token, (): McpServer => server, {
+      ...options,
+      callOptions: (ctx) => scope.callOptions(ctx),
+    });
   const server = new McpServer(
     { name: "parts-mcp", title: "Parts and Sourcing", version: VERSION },
     {
@@ -131,6 +141,7 @@ export function createServer(options: ServerOptions): McpServer {
         "server/discover": STATIC_LIST,
         "resources/list": { ttlMs: options.cacheTtlMs, cacheScope: "private" },
       },
+      ...(confirm && { requestState: { verify: confirm.states.open } }),
     },
   );
   // Every result, error and notification this server sends passes the one text gate: here, or
@@ -218,19 +229,22 @@ export function createServer(options: ServerOptions): McpServer {
       return { ok: false, message, ...(status !== undefined && { status }) };
     }
   };
-  registerTools(server, scope);
+  registerTools(server, scope, confirm);
   const addresses = registerResources(server, scope);
   if (options.catalogue.views) addresses.push(registerViews(server));
   explainUnknownAddresses(server, addresses);
-  registerPrompts(server, scope);
-  telemetry.instrument(server, options.mode === "stdio" ? "pipe" : "tcp");
+  const prompts = registerPrompts(server, scope);
+  telemetry.instrument(server, options.mode === "stdio" ? "pipe" : "tcp", {
+    tool: (name) => options.catalogue.has(name),
+    prompt: (name) => prompts.has(name),
+  });
   return server;
 }
 
-function registerTools(server: McpServer, scope: RequestScope) {
+function registerTools(server: McpServer, scope: RequestScope, confirm?: ConfirmStep) {
   const { catalogue } = scope;
   server.server.setRequestHandler("tools/list", () => ({ tools: [...catalogue.advertised] }));
-  server.server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
+  server.server.setRequestHandler("tools/call", async (request, ctx) => {
     const entry = catalogue.get(request.params.name);
     if (!entry) {
       throw new ProtocolError(
@@ -238,6 +252,8 @@ function registerTools(server: McpServer, scope: RequestScope) {
         `Unknown tool ${request.params.name}. Available: ${catalogue.tools.map((tool) => tool.name).join(", ")}`,
       );
     }
+    const asked = confirm && (await confirmWrite(confirm, entry, request.params.arguments, ctx));
+    if (asked) return asked;
     const outcome = await scope.run(entry, request.params.arguments, ctx);
     if (!outcome.ok) return failure(outcome.message);
     const { data, links } = outcome;

@@ -3,6 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import type { AttemptRequest } from "../client/transport";
 import { ConfigError } from "../config/errors";
 import { TELEMETRY_ENV, type TelemetryConfig } from "../config/telemetry";
+import type { ServedNames } from "./labels";
 
 /** How the MCP requests of an instrumented server arrive (semantic conventions' `network.transport`). */
 export type NetworkTransport = "pipe" | "tcp";
@@ -25,8 +26,11 @@ interface SearchSizes {
 }
 
 export interface Telemetry {
-  /** Wraps every request handler of `server` in a SERVER span and the operation-duration metric. */
-  instrument(server: McpServer, transport: NetworkTransport): void;
+  /**
+   * Wraps every request handler of `server` in a SERVER span and the operation-duration metric;
+   * tool and prompt names outside `served` are recorded as one fixed value (labels.ts).
+   */
+  instrument(server: McpServer, transport: NetworkTransport, served: ServedNames): void;
   /**
    * A CLIENT span for one upstream attempt (`attempt` 1 for the first, 2 for the first retry…) to
    * `endpoint`, the path template (/v1/parts/{id}: never an id); undefined when telemetry is off.

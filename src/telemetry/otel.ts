@@ -27,6 +27,8 @@ import type {
   Telemetry,
   TelemetrySources,
 } from "./index";
+import { capped, knownVersion, MAX_LABEL_CHARS, type ServedNames, servedOrUnknown } from "./labels";
+import { type MetricsServer, serveMetrics } from "./metrics-server";
 
 /** The semantic conventions' buckets for MCP operation durations, in seconds. */
 const MCP_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -66,7 +68,12 @@ export async function openTelemetry(
   const spanProcessors: SpanProcessor[] = settings.otlpTraces
     ? [new BatchSpanProcessor(new OTLPTraceExporter())]
     : [];
-  const tracerProvider = new BasicTracerProvider({ resource, spanProcessors });
+  // Every string attribute of a span (a resource URI, a request id…) is cut to MAX_LABEL_CHARS.
+  const tracerProvider = new BasicTracerProvider({
+    resource,
+    spanProcessors,
+    spanLimits: { attributeValueLengthLimit: MAX_LABEL_CHARS },
+  });
   const tracer = tracerProvider.getTracer("parts-mcp", sources.version);
 
   const readers: IMetricReader[] = [];
@@ -80,17 +87,16 @@ export async function openTelemetry(
       }),
     );
   }
+  let metricsServer: MetricsServer | undefined;
   if (settings.metricsPort !== undefined) {
-    const prometheus = new PrometheusExporter({
-      host: settings.metricsHost,
-      port: settings.metricsPort,
-      endpoint: "/metrics",
-      preventServerStart: true,
-    });
-    await prometheus.startServer();
-    const address = (prometheus as unknown as { _server: import("node:http").Server })._server.address();
-    const port = typeof address === "object" && address ? address.port : settings.metricsPort;
-    metricsUrl = `http://${urlHost(settings.metricsHost)}:${port}/metrics`;
+    // The reader only collects: the port is served by metrics-server.ts, never by the exporter.
+    const prometheus = new PrometheusExporter({ preventServerStart: true });
+    metricsServer = await serveMetrics(
+      prometheus,
+      { host: settings.metricsHost, port: settings.metricsPort },
+      sources.log,
+    );
+    metricsUrl = `http://${urlHost(settings.metricsHost)}:${metricsServer.port}/metrics`;
     readers.push(prometheus);
   }
   const meterProvider = new MeterProvider({ resource, readers });
@@ -169,18 +175,23 @@ export async function openTelemetry(
     return { parent: contexts.active(), links: [] };
   };
 
-  const traced = (method: string, handler: Handler, transport: NetworkTransport): Handler => {
+  const traced = (
+    method: string,
+    handler: Handler,
+    transport: NetworkTransport,
+    served: ServedNames,
+  ): Handler => {
     return (request, ctx) => {
       const params = request.params ?? {};
       const attributes: Attributes = { "mcp.method.name": method, "network.transport": transport };
       if (transport === "tcp") attributes["network.protocol.name"] = "http";
       let target = "";
-      if (method === "tools/call" && typeof params.name === "string") {
-        target = params.name;
+      if (method === "tools/call") {
+        target = servedOrUnknown(params.name, served.tool);
         attributes["gen_ai.tool.name"] = target;
         attributes["gen_ai.operation.name"] = "execute_tool";
-      } else if (method === "prompts/get" && typeof params.name === "string") {
-        target = params.name;
+      } else if (method === "prompts/get") {
+        target = servedOrUnknown(params.name, served.prompt);
         attributes["gen_ai.prompt.name"] = target;
       } else if (method.startsWith("resources/") && typeof params.uri === "string") {
         attributes["mcp.resource.uri"] = params.uri;
@@ -195,8 +206,8 @@ export async function openTelemetry(
         ctx.mcpReq?.envelope?.["io.modelcontextprotocol/protocolVersion"] ??
         headers?.get("mcp-protocol-version");
       if (typeof version === "string") {
-        attributes["mcp.protocol.version"] = version;
-        metricAttributes["mcp.protocol.version"] = version;
+        attributes["mcp.protocol.version"] = knownVersion(version);
+        metricAttributes["mcp.protocol.version"] = knownVersion(version);
       }
       const { parent, links } = parentOf(params._meta as Carrier | undefined, headers);
       const span = tracer.startSpan(
@@ -215,7 +226,10 @@ export async function openTelemetry(
             span.setAttribute("rpc.response.status_code", code);
             metricAttributes["rpc.response.status_code"] = code;
           }
-          span.setStatus({ code: SpanStatusCode.ERROR, ...(message !== undefined && { message }) });
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            ...(message !== undefined && { message: capped(message) }),
+          });
         }
         span.end();
         operationDuration.record((performance.now() - started) / 1000, metricAttributes);
@@ -237,10 +251,12 @@ export async function openTelemetry(
   };
 
   const hooks: Telemetry = {
-    instrument(server, transport) {
+    instrument(server, transport, served) {
       const handlers = (server.server as unknown as { _requestHandlers: Map<string, Handler> })
         ._requestHandlers;
-      for (const [method, handler] of handlers) handlers.set(method, traced(method, handler, transport));
+      for (const [method, handler] of handlers) {
+        handlers.set(method, traced(method, handler, transport, served));
+      }
     },
     attempt(request, endpoint, origin, attempt) {
       const url = new URL(request.path, origin);
@@ -292,7 +308,7 @@ export async function openTelemetry(
     },
     cacheLookup(key, hit) {
       // `process:ti64`, `standards?governingBody=…`: the kind is the leading word.
-      const attributes = { "parts_mcp.reference.kind": /^[a-z_]*/i.exec(key)?.[0] ?? "" };
+      const attributes = { "parts_mcp.reference.kind": capped(/^[a-z_]*/i.exec(key)?.[0] ?? "") };
       (hit ? cacheHits : cacheMisses).add(1, attributes);
     },
     shed(reason) {
@@ -320,7 +336,11 @@ export async function openTelemetry(
     running: {
       ...(metricsUrl && { metricsUrl }),
       async shutdown() {
-        await Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]);
+        await Promise.allSettled([
+          tracerProvider.shutdown(),
+          meterProvider.shutdown(),
+          metricsServer?.close(),
+        ]);
         contexts.disable();
       },
     },

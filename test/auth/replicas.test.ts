@@ -109,7 +109,7 @@ describe("two replicas, one PostgreSQL", () => {
     await client.connect();
     const { rows } = await client.query("SELECT version FROM parts_mcp_migrations ORDER BY version");
     await client.end();
-    expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
     for (const server of [a, b]) {
       expect(await (await fetch(`${server.origin}/healthz`)).json()).toEqual({
         status: "ok",

@@ -8,12 +8,14 @@ import { join } from "node:path";
 import {
   type CallToolResult,
   Client,
+  type ClientCapabilities,
   InMemoryTransport,
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { Part } from "../../src/api/schemas";
 import { PartsApiClient } from "../../src/client";
+import type { ConfirmSecrets } from "../../src/confirm/state";
 import { ReferenceData } from "../../src/data/reference";
 import { SeenRecords } from "../../src/data/seen";
 import { startTestApi, type TestApi, type TestApiOptions } from "../../src/embedded/testing";
@@ -48,6 +50,12 @@ export interface InProcessOptions {
   searchPagesPerCall?: number;
   /** Memory for the search indexes of all tokens (PARTS_MCP_SEARCH_INDEX_MB, in bytes). */
   searchIndexBytes?: number;
+  /** Writes confirmed by the person where the client can ask (PARTS_MCP_CONFIRM_WRITES=auto); off by default here. */
+  confirm?: ConfirmSecrets;
+  /** What the client declares (elicitation, say); its handlers are set by `prepare`. */
+  clientCapabilities?: ClientCapabilities;
+  /** Called with the client before it connects: to set its request handlers. */
+  prepare?: (client: Client) => void;
 }
 
 export interface InProcessServer {
@@ -117,12 +125,17 @@ export async function connectInProcess(options: InProcessOptions = {}): Promise<
       cacheTtlMs,
       logger,
       mode: "stdio",
+      ...(options.confirm && { confirm: options.confirm }),
     });
 
   const mcp = new Client(
     { name: "parts-mcp-tests", version: "1.0.0" },
-    era === "2026" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+    {
+      ...(era === "2026" && { versionNegotiation: { mode: { pin: "2026-07-28" } } }),
+      ...(options.clientCapabilities && { capabilities: options.clientCapabilities }),
+    },
   );
+  options.prepare?.(mcp);
   let closeServer = async () => {};
   if (era === "2025") {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

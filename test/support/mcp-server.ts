@@ -5,7 +5,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type CallToolResult, Client } from "@modelcontextprotocol/client";
+import { type CallToolResult, Client, type ClientCapabilities } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { startTestApi, type TestApi, type TestApiOptions } from "../../src/embedded/testing";
 
@@ -52,6 +52,10 @@ export interface StartOptions {
   sharedApi?: TestApi;
   /** The protocol era the client speaks: 2025 (`initialize`, the default) or 2026-07-28. */
   era?: "2025" | "2026";
+  /** What the client declares (elicitation, say); its handlers are set by `prepare`. */
+  capabilities?: ClientCapabilities;
+  /** Called with the client before it connects: to set its request handlers. */
+  prepare?: (client: Client) => void;
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
@@ -82,8 +86,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   const client = new Client(
     { name: "parts-mcp-tests", version: "1.0.0" },
-    options.era === "2026" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+    {
+      ...(options.era === "2026" && { versionNegotiation: { mode: { pin: "2026-07-28" } } }),
+      ...(options.capabilities && { capabilities: options.capabilities }),
+    },
   );
+  options.prepare?.(client);
   await client.connect(transport);
   return {
     client,

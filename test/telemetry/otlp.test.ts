@@ -128,7 +128,9 @@ describe("telemetry over OTLP (stdio)", () => {
           _meta: { traceparent: traceparent(unknownTrace, CALLER_SPAN) },
         }),
       ).rejects.toThrow();
-      const protocolError = await receiver.waitFor(serverSpan(unknownTrace, "tools/call no_such_tool"));
+      // A name the server does not serve is recorded as one fixed value, never as sent.
+      const protocolError = await receiver.waitFor(serverSpan(unknownTrace, "tools/call _unknown"));
+      expect(protocolError.attributes["gen_ai.tool.name"]).toBe("_unknown");
       expect(protocolError.attributes["error.type"]).toBe("-32602");
       expect(protocolError.attributes["rpc.response.status_code"]).toBe("-32602");
 
