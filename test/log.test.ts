@@ -1,16 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { captureConsole, createLogger, type LogLevel } from "../src/log/logger";
+import { escapeInvisible } from "../src/text/gate";
 import {
-  captureConsole,
-  createLogger,
-  escapeInvisible,
   LEARNED_SECRETS_LIMIT,
-  type LogLevel,
   MIN_SECRET_LENGTH,
   REDACTED,
   redact,
   SecretSet,
   urlSecrets,
-} from "../src/log/logger";
+} from "../src/text/redact";
 
 const TOKEN = "pat_live_0123456789abcdefABCDEF";
 /** A realistic SAS signature: base64 of an HMAC-SHA256, percent-encoded in the URL. */

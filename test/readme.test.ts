@@ -264,28 +264,68 @@ describe("README", () => {
       expect(made("ss-316l")).toBe(said(/(\d+) stainless-steel bone screws/));
       expect(made("ti64") + made("ti64-eli")).toBe(said(/tell the (\d+) made of it/));
 
-      // The comparison's facts, read from the two revisions it names.
+      // The pasted list, as the README shows it, in one resolve_parts call.
+      const pasted = /> ```\n([\s\S]*?)> ```/.exec(section)?.[1] as string;
+      const lines = pasted
+        .split("\n")
+        .map((line) => line.replace(/^> /, ""))
+        .filter((line) => line !== "");
+      const resolved = (await server.client.callTool({ name: "resolve_parts", arguments: { lines } }))
+        .structuredContent as {
+        items: {
+          status: string;
+          quantity?: number;
+          matchedBy: string;
+          confidence: number;
+          alternatives?: unknown[];
+        }[];
+      };
+      const statuses = resolved.items.map((item) => item.status);
+      expect(statuses.filter((status) => status === "match").length).toBe(said(/gives (\d+) matches/));
+      expect(statuses.filter((status) => status === "ambiguous").length).toBe(
+        said(/matches and (\d+) ambiguous/),
+      );
+      expect(resolved.items.map((item) => item.quantity).filter(Boolean)).toEqual([2, 4, 4]);
+      expect(section).toContain("The quantities 2, 4 and 4 are read");
+      const [serial, title, manifold, hinge, reference] = resolved.items;
+      expect([serial?.matchedBy, serial?.confidence, reference?.matchedBy, reference?.confidence]).toEqual([
+        "serialId",
+        1,
+        "externalRef",
+        1,
+      ]);
+      expect([title?.matchedBy, title?.confidence]).toEqual([
+        "title",
+        said(/its title and revision \((0\.\d+)\)/),
+      ]);
+      expect(manifold?.alternatives?.length).toBe(said(/brake" has (\d+) parts of that title/));
+      expect(hinge?.alternatives?.length).toBe(said(/finds the (\d+) aileron hinge fittings/));
+
+      // The comparison, of the two revisions it names.
       const revisions = (
         await server.client.callTool({ name: "search_parts", arguments: { text: "ACME-BRK-10748" } })
       ).structuredContent as { items: { id: string; versionName?: string }[] };
-      const [revA, revB] = await Promise.all(
-        ["Rev A", "Rev B"].map(async (version) => {
-          const id = revisions.items.find((item) => item.versionName === version)?.id;
-          const part = await server.client.callTool({ name: "get_part", arguments: { id } });
-          return part.structuredContent as {
-            processId: string;
-            standardIds: string[];
-            externalRef?: string;
-          };
-        }),
+      const ids = ["Rev A", "Rev B"].map(
+        (version) => revisions.items.find((item) => item.versionName === version)?.id,
       );
+      const compared = (await server.client.callTool({ name: "compare_parts", arguments: { ids } }))
+        .structuredContent as {
+        fields: { field: string; status: string; values: unknown[] }[];
+        standards: { common: string[]; byPart: Record<string, string[]> };
+      };
+      const field = (name: string) => compared.fields.find((each) => each.field === name);
       expect(section).toContain(
         "Rev A (`ACME-BRK-10748`) is made by laser powder bed fusion and Rev B by electron beam",
       );
-      expect([revA?.processId, revB?.processId]).toEqual(["lpbf", "ebm"]);
-      expect(revA?.standardIds).toEqual(["ISO 2768-1"]);
-      expect(revB?.standardIds).toEqual(["ISO 2768-1", "AMS 4928"]);
-      expect([revA?.externalRef, typeof revB?.externalRef]).toEqual([undefined, "string"]);
+      expect(field("processId")?.status).toBe("different");
+      expect(field("processId")?.values.map((value) => String(value).split(" ")[0])).toEqual(["lpbf", "ebm"]);
+      expect(section).toMatch(/both are made to ISO 2768-1 and Rev B adds AMS 4928/);
+      expect(compared.standards.common.map((code) => code.split(" (")[0])).toEqual(["ISO 2768-1"]);
+      expect(compared.standards.byPart[ids[1] as string]?.map((code) => code.split(" (")[0])).toEqual([
+        "AMS 4928",
+      ]);
+      expect(field("externalRef")?.status).toBe("unknown");
+      expect(field("externalRef")?.values[0]).toBeNull();
     } finally {
       await server.close();
     }

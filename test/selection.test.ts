@@ -47,7 +47,9 @@ describe("selectTools", () => {
     expect(reference.every((tool) => tool.group === "reference")).toBe(true);
     expect(names(selectTools(tools, { readOnly: true, tools: ["parts"] }))).toEqual([
       "search_parts",
+      "resolve_parts",
       "describe_part",
+      "compare_parts",
       "get_part",
       "list_parts",
     ]);

@@ -36,6 +36,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    * create_part's): selection drops it with them, and their refusals name it.
    */
   requires?: readonly string[];
+  /**
+   * Loaded up front by hosts that otherwise defer tools behind their own tool search
+   * (`_meta["anthropic/alwaysLoad"]`): the tools a conversation starts with.
+   */
+  alwaysLoad?: boolean;
   /** What to do when the API answers 404: where valid ids come from. */
   notFound: string;
   /**
@@ -44,6 +49,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    */
   lookups?: readonly { kind: SuggestKind; argument: string }[];
   handler(args: z.output<I>, context: ToolContext): Promise<z.output<O>>;
+  /** The result's text for the model, where compact JSON is not the best form (a list, a line an item). */
+  text?(result: z.output<O>): string;
   /**
    * For a write a person confirms first where the client can ask (src/confirm/): what the call
    * will write, in words for the form. Its output then allows `notWritten` (the person said no).

@@ -1,4 +1,5 @@
 // Every tool, in the order tools/list shows them.
+import { compareParts } from "./compare";
 import type { ToolDefinition } from "./define";
 import { getFactory } from "./factories";
 import { createPart, describePart, getPart, importPartFile, listParts } from "./parts";
@@ -13,12 +14,15 @@ import {
   getStandard,
   listStandards,
 } from "./reference";
+import { resolveParts } from "./resolve";
 import { getRfq } from "./rfqs";
 import { searchParts, searchReference } from "./search";
 
 export const tools = [
   searchParts,
+  resolveParts,
   describePart,
+  compareParts,
   getPart,
   listParts,
   previewPart,

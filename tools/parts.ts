@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../src/api/endpoints";
+import { KINDS, REFERENCE_KINDS } from "../src/api/kinds";
 import {
   BoundingBox,
   Category,
@@ -16,9 +17,8 @@ import {
   Standard,
 } from "../src/api/schemas";
 import { describeImport, describeNewPart } from "../src/confirm/summary";
-import { REFERENCE_KINDS } from "../src/data/reference";
-import { urlSecrets } from "../src/log/logger";
 import { mayHaveTakenEffect, shortErrorMessage } from "../src/mcp/messages";
+import { urlSecrets } from "../src/text/redact";
 import { CREATE, defineTool, READ, type ResourceRef } from "./define";
 import { categoryId, criticalityId, materialCode, partId, processCode, standardCode } from "./params";
 
@@ -74,13 +74,7 @@ export const createPart = defineTool({
   output: notWritten(CreatePartResult),
   annotations: CREATE,
   notFound: "A referenced record does not exist; check the ids named in the message.",
-  lookups: [
-    { kind: "process", argument: "processId" },
-    { kind: "material", argument: "materialId" },
-    { kind: "standard", argument: "standardIds" },
-    { kind: "criticality", argument: "criticalityIds" },
-    { kind: "category", argument: "categoryIds" },
-  ],
+  lookups: REFERENCE_KINDS.map((kind) => ({ kind, argument: KINDS[kind].partField })),
   handler: async (body, { api, search, call }) => {
     // The new part must show in this token's next search, and so must one that a failed call may
     // have made (its error says to look with search_parts): the index is read again then.
@@ -109,7 +103,7 @@ export const getPart = defineTool({
   lookups: [{ kind: "part", argument: "id" }],
   handler: ({ id }, { api, call }) => api.call("getPart", { params: { id } }, call),
   links: (part) => referencesOf(part, false),
-  // The records it links are remembered with the part (src/mcp/server.ts records both).
+  // The records it links are remembered with the part (src/mcp/run-tool.ts records both).
   mentions: (part) => [partRef(part)],
 });
 
@@ -215,10 +209,7 @@ function referencesOf(part: Part, withPart = true): ResourceRef[] {
   const add = (kind: ResourceRef["kind"], id: string | undefined) => {
     if (id !== undefined) refs.push({ kind, id });
   };
-  add("process", part.processId);
-  add("material", part.materialId);
-  for (const id of part.standardIds ?? []) add("standard", id);
-  for (const id of part.criticalityIds ?? []) add("criticality", id);
-  for (const id of part.categoryIds ?? []) add("category", id);
+  for (const kind of REFERENCE_KINDS)
+    for (const id of [part[KINDS[kind].partField] ?? []].flat()) add(kind, id);
   return refs;
 }

@@ -5,8 +5,8 @@
 // (the API failed) says why. An assistant calls it before create_part; an MCP Apps host shows
 // the draft with a Create button.
 import { z } from "zod";
+import { REFERENCE_KINDS, type ReferenceKind } from "../src/api/kinds";
 import { Category, Criticality, Material, Process, Standard } from "../src/api/schemas";
-import { REFERENCE_KINDS, type ReferenceKind } from "../src/data/reference";
 import { shortErrorMessage } from "../src/mcp/messages";
 import { defineTool, READ } from "./define";
 import { createPart } from "./parts";

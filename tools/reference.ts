@@ -1,7 +1,7 @@
 import { z } from "zod";
+import type { ReferenceKind } from "../src/api/kinds";
 import { Category, Criticality, Material, MaterialType, Process, Standard } from "../src/api/schemas";
 import type { CallOptions } from "../src/client";
-import type { ReferenceKind } from "../src/data/reference";
 import { compact, type PartSearch, SearchRefusal } from "../src/search";
 import { defineTool, READ } from "./define";
 import {

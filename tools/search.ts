@@ -1,6 +1,7 @@
 // Finding parts and reference records in one call, as decided in ../shared/spec/decisions.md
 // ("Finding things"): the API itself reads only by id and pages through parts.
 import { z } from "zod";
+import { REFERENCE_KINDS } from "../src/api/kinds";
 import { Part, PartView } from "../src/api/schemas";
 import { DEFAULT_LIMIT, MAX_CURSOR_LENGTH, MAX_FILTER_CODES, MAX_LIMIT } from "../src/search";
 import { defineTool, READ } from "./define";
@@ -78,6 +79,7 @@ export const searchParts = defineTool({
     hint: z.string().optional().describe("How the text was read, or why nothing matched"),
   }),
   annotations: READ,
+  alwaysLoad: true,
   notFound: CODES_HINT,
   handler: (args, { search, call, progress }) => search.searchParts(args, call, progress),
   mentions: ({ items }) => items.map(({ id, title }) => ({ kind: "part", id, title })),
@@ -97,10 +99,7 @@ export const searchReference = defineTool({
   description:
     'Find the codes other tools take: processes, materials, standards, criticalities or categories by code, name, family or fragment ("PA12", "titanium", "3D printing", "AMS4928"), best match first; without text, all known.',
   input: z.object({
-    kind: z
-      .enum(["process", "material", "standard", "criticality", "category"])
-      .optional()
-      .describe("Kind of record; default every kind"),
+    kind: z.enum(REFERENCE_KINDS).optional().describe("Kind of record; default every kind"),
     text: text("Code, name or fragment"),
   }),
   output: z.object({
@@ -112,6 +111,7 @@ export const searchReference = defineTool({
       .describe("False while parts remain unread: kinds other than standard are learnt from parts"),
   }),
   annotations: READ,
+  alwaysLoad: true,
   notFound: CODES_HINT,
   handler: async ({ kind, text }, { search, call, progress }) => {
     const { items, complete } = await search.searchReference(kind, text, call, progress);

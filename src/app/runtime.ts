@@ -14,7 +14,7 @@ import { MemoryLedger } from "../confirm/ledger";
 import { randomKey } from "../confirm/state";
 import { captureConsole, createLogger, type Logger } from "../log/logger";
 import type { Catalogue } from "../mcp/catalogue";
-import type { ServerOptions } from "../mcp/server";
+import type { ServerOptions } from "../mcp/scope";
 import { startTelemetry } from "../telemetry";
 import { openUpstream, type Upstream } from "./upstream";
 import { checkUpstreamSoon } from "./upstream-check";

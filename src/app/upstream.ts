@@ -6,7 +6,7 @@ import type { ApiConfig } from "../config";
 import { type ReferenceCacheOptions, ReferenceData } from "../data/reference";
 import { SeenRecords } from "../data/seen";
 import type { Logger } from "../log/logger";
-import type { Connection } from "../mcp/server";
+import type { Connection } from "../mcp/scope";
 import { PartSearch, type PartSearchOptions } from "../search";
 
 export interface Upstream {

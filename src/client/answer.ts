@@ -4,9 +4,8 @@
 // encoding nobody asked for, the API's error shape, or a shape the schema rejects.
 import { type EndpointName, endpoints } from "../api/endpoints";
 import { NOT_READ, readRecord } from "../api/reader";
-import { redact, type SecretSet } from "../log/logger";
-import type { RequestContext } from "./errors";
-import { contractError, contractIssues, errorFromErrorShape } from "./response-errors";
+import { redact, type SecretSet } from "../text/redact";
+import { contractError, contractIssues, errorFromErrorShape, type RequestContext } from "./errors";
 import type { RawResponse } from "./transport";
 import { asErrorBody, describeBody, isJsonContentType, unaskedEncoding } from "./upstream-text";
 

@@ -1,8 +1,8 @@
 // What one call of the client takes and gives: its options (cancellation, deadline, token,
-// secrets), its input (path parameters, query, body) and its result type, per endpoint.
+// secrets), its input (path parameters, query, body) and its result type, per endpoint; and the
+// deadline itself, one per tool call, shared by every request and retry of it.
 import type { z } from "zod";
 import type { EndpointBody, EndpointName, EndpointQuery, Endpoints } from "../api/endpoints";
-import type { Deadline } from "./deadline";
 
 export interface CallOptions {
   /** MCP cancellation: aborts the request in flight and any backoff wait. */
@@ -31,3 +31,24 @@ export interface CallInput<N extends EndpointName> {
 }
 
 export type CallResult<N extends EndpointName> = z.infer<Endpoints[N]["response"]>;
+
+/** The moment by which one tool call's upstream work must be done, shared by all its requests. */
+export interface Deadline {
+  /** Epoch milliseconds (`Date.now()` clock). */
+  readonly at: number;
+  /** Milliseconds left, never negative. */
+  remaining(): number;
+}
+
+class FixedDeadline implements Deadline {
+  constructor(readonly at: number) {}
+
+  remaining(): number {
+    return Math.max(this.at - Date.now(), 0);
+  }
+}
+
+/** A deadline `ms` milliseconds from now. */
+export function createDeadline(ms: number): Deadline {
+  return new FixedDeadline(Date.now() + ms);
+}

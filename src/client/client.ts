@@ -8,15 +8,21 @@ import { LRUCache } from "lru-cache";
 import type { Pool } from "undici";
 import { type EndpointName, endpoints, expandPath } from "../api/endpoints";
 import { entriesAtMost } from "../data/bounded-cache";
-import { type Logger, SecretSet } from "../log/logger";
+import type { Logger } from "../log/logger";
 import { telemetry } from "../telemetry";
+import { SecretSet } from "../text/redact";
 import { parseAnswer, responseFacts } from "./answer";
-import { AttemptFailure, cancelledError, deadlineError, errorFromFailure } from "./attempt-errors";
 import { type BatchEndpointName, type BatchRecord, batchGet } from "./batch";
-import type { CallInput, CallOptions, CallResult } from "./call";
-import { createDeadline } from "./deadline";
-import type { PartsApiError, RequestContext } from "./errors";
-import { errorFromResponse } from "./response-errors";
+import { type CallInput, type CallOptions, type CallResult, createDeadline } from "./call";
+import {
+  AttemptFailure,
+  cancelledError,
+  deadlineError,
+  errorFromFailure,
+  errorFromResponse,
+  type PartsApiError,
+  type RequestContext,
+} from "./errors";
 import {
   type BackoffOptions,
   backoffDelay,

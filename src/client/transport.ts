@@ -3,7 +3,7 @@
 // the attempt's time limit with one timer, and aborts on the caller's signal; aborting a request
 // in flight destroys its socket, so the server sees the connection close.
 import type { Dispatcher } from "undici";
-import { AttemptFailure, isMalformedResponse } from "./attempt-errors";
+import { AttemptFailure, isMalformedResponse } from "./errors";
 
 export interface RawResponse {
   status: number;

@@ -1,7 +1,8 @@
 // Text the upstream sent, made fit for an error: redacted, invisible characters escaped, one
 // line, bounded. And, for a body that is not what was expected, what it is in a few words (an
 // HTML page from a proxy, gzip nobody asked for, truncated JSON), so a message can say so.
-import { escapeInvisible, redact, type SecretSet } from "../log/logger";
+import { escapeInvisible } from "../text/gate";
+import { redact, type SecretSet } from "../text/redact";
 
 export interface ResponseFacts {
   status: number;

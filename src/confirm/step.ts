@@ -25,7 +25,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { ToolContext } from "../../tools/define";
 import type { CallOptions } from "../client";
-import { tokenPartition } from "../data/seen";
+import { tokenKey } from "../data/token-key";
 import type { CatalogueEntry } from "../mcp/catalogue";
 import { CallerStates, type ConfirmSecrets, type ConfirmState } from "./state";
 
@@ -48,7 +48,7 @@ export function confirmStepFor(
   tools: Omit<ToolContext, "call" | "progress"> & { callOptions(ctx: ServerContext): CallOptions },
 ): ConfirmStep {
   return {
-    states: new CallerStates(secrets, token === undefined ? "own" : tokenPartition(token)),
+    states: new CallerStates(secrets, token === undefined ? "own" : tokenKey(token)),
     initializeCapabilities: () => server().server.getClientCapabilities(),
     describe: async ({ tool }, args, ctx) =>
       (await tool.confirm?.(args, { ...tools, call: tools.callOptions(ctx) })) ?? "",

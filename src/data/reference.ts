@@ -6,11 +6,18 @@
 import { LRUCache } from "lru-cache";
 import type { z } from "zod";
 import type { ListStandardsQuery } from "../api/endpoints";
+import {
+  type BatchKind,
+  KINDS,
+  keyOf,
+  type ReferenceRecords as Records,
+  type ReferenceKind,
+} from "../api/kinds";
 import type { Category, Criticality, Material, Process, Standard } from "../api/schemas";
 import type { CallOptions, PartsApiClient } from "../client";
 import { telemetry } from "../telemetry";
 import { entriesAtMost } from "./bounded-cache";
-import { tokenPartition } from "./seen";
+import { tokenKey } from "./token-key";
 
 export interface ReferenceCacheOptions {
   /** How long a record is served from memory; 0 turns the cache off. */
@@ -18,24 +25,7 @@ export interface ReferenceCacheOptions {
   maxEntries: number;
 }
 
-interface Records {
-  process: Process;
-  material: Material;
-  standard: Standard;
-  criticality: Criticality;
-  category: Category;
-}
-export type ReferenceKind = keyof Records;
-
-/** The kinds of reference record, in the order a part names them. */
-export const REFERENCE_KINDS = [
-  "process",
-  "material",
-  "standard",
-  "criticality",
-  "category",
-] as const satisfies ReferenceKind[];
-export type BatchKind = "standard" | "criticality" | "category";
+export { type BatchKind, REFERENCE_KINDS, type ReferenceKind } from "../api/kinds";
 
 /** The reference fields of a part or of a create_part draft. */
 export interface References {
@@ -55,16 +45,6 @@ export interface Resolved {
   missing: { kind: ReferenceKind; id: string }[];
   failed: { kind: ReferenceKind; id: string; error: unknown }[];
 }
-
-const BATCH_ENDPOINT = {
-  standard: "batchGetStandards",
-  criticality: "batchGetCriticalities",
-  category: "batchGetCategories",
-} as const;
-
-/** The field a batch result is matched on. */
-const keyOf = (kind: BatchKind, record: Records[BatchKind]) =>
-  kind === "standard" ? (record as Standard).code : (record as Criticality | Category).id;
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -223,14 +203,14 @@ export class ReferenceData {
         if (isNotFound(error)) return MISSING;
         // Another caller's shared request was cancelled or ran out of time: ask for this key ourselves.
         if (endedForItsCaller(error) && !pending.has(key) && !call.signal?.aborted) {
-          const { items } = await this.#api.batchGet(BATCH_ENDPOINT[kind], [key], call);
+          const { items } = await this.#api.batchGet(KINDS[kind].batch, [key], call);
           return (items[0] as Records[K] | undefined) ?? MISSING;
         }
         throw error;
       }),
     );
     if (pending.size > 0) {
-      this.#api.batchGet(BATCH_ENDPOINT[kind], [...pending.keys()], call).then(
+      this.#api.batchGet(KINDS[kind].batch, [...pending.keys()], call).then(
         ({ items }) => {
           for (const item of items as Records[K][]) pending.get(keyOf(kind, item))?.resolve(item);
           for (const entry of pending.values()) entry.resolve(MISSING);
@@ -262,7 +242,7 @@ export class ReferenceData {
 
   /** The value cached under `key` for this token once it has arrived; undefined otherwise. */
   async #cached(call: CallOptions, key: string): Promise<unknown> {
-    const entry = this.#cache?.peek(`${tokenPartition(call.token ?? this.#defaultToken)}/${key}`);
+    const entry = this.#cache?.peek(`${tokenKey(call.token ?? this.#defaultToken)}/${key}`);
     if (entry === undefined) return undefined;
     // A lookup still on its way is another call's: not waited for.
     const value = await Promise.race([entry, NOT_YET]).catch(() => undefined);
@@ -282,7 +262,7 @@ export class ReferenceData {
   #shared<T>(call: CallOptions, key: string, load: () => Promise<T>, rejoin = true): Promise<T> {
     const cache = this.#cache;
     if (!cache) return load();
-    const fullKey = `${tokenPartition(call.token ?? this.#defaultToken)}/${key}`;
+    const fullKey = `${tokenKey(call.token ?? this.#defaultToken)}/${key}`;
     // A lookup on its way is shared even when the cache had to let it go (more keys than it holds).
     const hit = (cache.get(fullKey) ?? this.#inFlight.get(fullKey)) as Promise<T> | undefined;
     telemetry.cacheLookup(key, hit !== undefined);

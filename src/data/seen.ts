@@ -1,15 +1,13 @@
 // What each token has been shown: the ids of parts, RFQs, factories and reference records named in
-// its tool results, recorded by the server loop (src/mcp/server.ts) from each tool's declared mentions.
+// its tool results, recorded by the tool loop (src/mcp/run-tool.ts) from each tool's declared mentions.
 // Completions offer them, and did-you-mean weighs them. Each token's memory is its own (keyed by a
 // digest of the token, never the token) and bounded.
 
 import { LRUCache } from "lru-cache";
+import type { KnownKind } from "../api/kinds";
 import type { CallOptions } from "../client";
-import { createHash } from "../lazy-crypto";
 import { entriesAtMost } from "./bounded-cache";
-import type { ReferenceKind } from "./reference";
-
-export type KnownKind = ReferenceKind | "part" | "rfq" | "factory";
+import { tokenKey } from "./token-key";
 
 export interface RecordRef {
   kind: KnownKind;
@@ -30,7 +28,7 @@ export class SeenRecords {
   }
 
   record(refs: Iterable<RecordRef>, call: CallOptions): void {
-    const partition = tokenPartition(call.token ?? this.#defaultToken);
+    const partition = tokenKey(call.token ?? this.#defaultToken);
     let kinds = this.#lists.get(partition);
     if (!kinds) {
       kinds = new Map();
@@ -49,18 +47,6 @@ export class SeenRecords {
   }
 
   known(kind: KnownKind, call: CallOptions): string[] {
-    return [...(this.#lists.get(tokenPartition(call.token ?? this.#defaultToken))?.get(kind) ?? [])];
+    return [...(this.#lists.get(tokenKey(call.token ?? this.#defaultToken))?.get(kind) ?? [])];
   }
-}
-
-const partitions = new LRUCache<string, string>(entriesAtMost(10_000));
-
-/** A digest of a token that names its share of a cache: the token cannot be read back from it. */
-export function tokenPartition(token: string): string {
-  let digest = partitions.get(token);
-  if (digest === undefined) {
-    digest = createHash("sha256").update(token).digest("base64url").slice(0, 22);
-    partitions.set(token, digest);
-  }
-  return digest;
 }

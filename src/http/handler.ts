@@ -12,7 +12,7 @@ import type { Socket } from "node:net";
 import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import type { Logger } from "../log/logger";
 import { refusalFor } from "../mcp/message-guard";
-import { runsSettled } from "../mcp/server";
+import { runsSettled } from "../mcp/run-tool";
 import { telemetry } from "../telemetry";
 import type { AccessControl, OriginGuard } from "./access";
 import { BodyTooLarge, readBody } from "./body";

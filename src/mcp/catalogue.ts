@@ -6,6 +6,7 @@ import type { Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { ToolDefinition } from "../../tools/define";
 import { DIMENSION_NAMES, Dimensions, jsonSchemaOverride } from "../api/schemas";
+import { ICONS } from "./icons";
 import { viewMetaFor } from "./views";
 
 export interface CatalogueEntry {
@@ -46,8 +47,9 @@ export function buildCatalogue(tools: readonly ToolDefinition[], { views }: { vi
 function advertise(
   tool: ToolDefinition,
   input: z.ZodObject,
-  meta: Record<string, unknown> | undefined,
+  viewMeta: Record<string, unknown> | undefined,
 ): Tool {
+  const meta = { ...viewMeta, ...(tool.alwaysLoad && { [ALWAYS_LOAD]: true }) };
   return {
     name: tool.name,
     title: tool.title,
@@ -55,9 +57,13 @@ function advertise(
     inputSchema: jsonSchema(input, "input"),
     outputSchema: jsonSchema(tool.output, "output"),
     annotations: tool.annotations,
-    ...(meta && { _meta: meta }),
+    icons: ICONS,
+    ...(Object.keys(meta).length > 0 && { _meta: meta }),
   };
 }
+
+/** Claude Code defers a server's tools behind its tool search unless a tool carries this. */
+const ALWAYS_LOAD = "anthropic/alwaysLoad";
 
 function jsonSchema(schema: z.ZodObject, io: "input" | "output") {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, {

@@ -7,9 +7,9 @@
 import type { z } from "zod";
 import { RESERVED_KEYS } from "../api/schemas";
 import { type ContractIssue, PartsApiError } from "../client";
-import { redact } from "../log/logger";
 import { editDistance } from "../search/match";
 import { escapeInvisible } from "../text/gate";
+import { redact } from "../text/redact";
 
 /**
  * How the server runs, which decides who can act on what:

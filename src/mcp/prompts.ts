@@ -14,10 +14,11 @@ import {
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { rfqId as rfqIdParam } from "../../tools/params";
+import { resourceUri } from "../api/kinds";
 import { MATERIAL_TYPES, MaterialType } from "../api/schemas";
 import { escapeInvisible } from "../text/gate";
-import { complete, resourceUri } from "./resources";
-import type { RequestScope } from "./server";
+import { complete } from "./resources";
+import type { RequestScope } from "./scope";
 
 /** The longest upstream value quoted in an instruction; the record itself is attached whole. */
 const QUOTED_CHARS = 200;

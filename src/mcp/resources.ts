@@ -14,34 +14,18 @@ import {
   ResourceTemplate,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { KnownKind } from "../data/seen";
-import { escapeInvisible } from "../log/logger";
+import { KINDS, type KnownKind, resourceUri } from "../api/kinds";
 import { rankRecords } from "../search";
 import { editDistance } from "../search/match";
-import type { RequestScope } from "./server";
+import { escapeInvisible } from "../text/gate";
+import type { RequestScope } from "./scope";
 
 const MIME = "application/json";
-
-const COLLECTIONS: Record<KnownKind, string> = {
-  process: "processes",
-  material: "materials",
-  standard: "standards",
-  criticality: "criticalities",
-  category: "categories",
-  part: "parts",
-  rfq: "rfqs",
-  factory: "factories",
-};
-
-/** The `parts://` URI of one record: its id is one percent-encoded path segment. */
-export const resourceUri = (kind: KnownKind, id: string) =>
-  `parts://${COLLECTIONS[kind]}/${encodeURIComponent(id)}`;
 
 interface TemplateSpec {
   kind: KnownKind;
   title: string;
   description: string;
-  variable: "code" | "id";
   /** The tool that reads one record, and its arguments for this id. */
   tool: string;
   args(id: string): Record<string, unknown>;
@@ -56,7 +40,6 @@ const TEMPLATES: readonly TemplateSpec[] = [
     kind: "process",
     title: "Process",
     description: "A manufacturing process, by code",
-    variable: "code",
     tool: "get_process",
     args: (code) => ({ code }),
   },
@@ -64,7 +47,6 @@ const TEMPLATES: readonly TemplateSpec[] = [
     kind: "material",
     title: "Material",
     description: "A material, by code",
-    variable: "code",
     tool: "get_material",
     args: (code) => ({ code }),
   },
@@ -72,7 +54,6 @@ const TEMPLATES: readonly TemplateSpec[] = [
     kind: "standard",
     title: "Standard",
     description: "A standard, by code",
-    variable: "code",
     tool: "get_standard",
     args: (code) => ({ code }),
   },
@@ -80,7 +61,6 @@ const TEMPLATES: readonly TemplateSpec[] = [
     kind: "criticality",
     title: "Criticality",
     description: "A criticality, by id",
-    variable: "id",
     tool: "get_criticality",
     args: (id) => ({ id }),
   },
@@ -88,7 +68,6 @@ const TEMPLATES: readonly TemplateSpec[] = [
     kind: "category",
     title: "Category",
     description: "A category with its parent, by id",
-    variable: "id",
     tool: "batch_get_categories",
     args: (id) => ({ ids: [id] }),
     pick: (result) => (result as { items: unknown[] }).items[0],
@@ -97,7 +76,6 @@ const TEMPLATES: readonly TemplateSpec[] = [
     kind: "part",
     title: "Part",
     description: "A part, by id",
-    variable: "id",
     tool: "get_part",
     args: (id) => ({ id }),
     changes: true,
@@ -106,7 +84,6 @@ const TEMPLATES: readonly TemplateSpec[] = [
     kind: "rfq",
     title: "RFQ",
     description: "A request for quotation, by id",
-    variable: "id",
     tool: "get_rfq",
     args: (id) => ({ id }),
     changes: true,
@@ -115,7 +92,6 @@ const TEMPLATES: readonly TemplateSpec[] = [
     kind: "factory",
     title: "Factory",
     description: "A factory, by id",
-    variable: "id",
     tool: "get_factory",
     args: (id) => ({ id }),
     changes: true,
@@ -146,7 +122,8 @@ export function registerResources(server: McpServer, scope: RequestScope): strin
   for (const spec of TEMPLATES) {
     const entry = catalogue.get(spec.tool);
     if (!entry) continue;
-    const address = `parts://${COLLECTIONS[spec.kind]}/{${spec.variable}}`;
+    const { collection, key: variable } = KINDS[spec.kind];
+    const address = `parts://${collection}/{${variable}}`;
     addresses.push(address);
     const template = new ResourceTemplate(address, {
       list:
@@ -160,7 +137,7 @@ export function registerResources(server: McpServer, scope: RequestScope): strin
               })),
             })
           : undefined,
-      complete: { [spec.variable]: (value: string) => complete(value, () => known(spec.kind)) },
+      complete: { [variable]: (value: string) => complete(value, () => known(spec.kind)) },
     });
     server.registerResource(
       spec.kind,
@@ -172,7 +149,7 @@ export function registerResources(server: McpServer, scope: RequestScope): strin
         cacheHint: spec.changes ? { ttlMs: 0, cacheScope: "private" } : referenceHint,
       },
       async (uri, variables, ctx) => {
-        const id = decodeVariable(variables[spec.variable], uri.href);
+        const id = decodeVariable(variables[variable], uri.href);
         const result = await readThrough(scope, spec.tool, spec.args(id), uri.href, ctx);
         const record = spec.pick ? spec.pick(result) : result;
         if (record === undefined) {

@@ -1,5 +1,5 @@
 // The MCP Apps views (extension `io.modelcontextprotocol/ui`): one HTML document, built by
-// scripts/build-ui.mjs from ui/, serves four tools and picks its screen from each result. A tool
+// scripts/build-ui.mjs from ui/, serves six tools and picks its screen from each result. A tool
 // links it with `_meta.ui.resourceUri` on its advertised entry; the document is the `ui://`
 // resource registered here. Views only add: a client without the extension sees the same tools and
 // the same results (text and structuredContent), and `PARTS_MCP_APPS=off` removes both the links
@@ -12,7 +12,14 @@ import type { CacheHint, McpServer } from "@modelcontextprotocol/server";
 import { VERSION } from "../app/version";
 
 /** The tools whose results have a view, all the same document. */
-export const VIEW_TOOLS: readonly string[] = ["describe_part", "search_parts", "get_rfq", "preview_part"];
+export const VIEW_TOOLS: readonly string[] = [
+  "describe_part",
+  "search_parts",
+  "get_rfq",
+  "preview_part",
+  "resolve_parts",
+  "compare_parts",
+];
 
 /** Carries the server version, so that a host caching by URI reads the document once per version. */
 export const VIEW_URI = `ui://parts-mcp/${VERSION}/parts-view.html`;
@@ -42,7 +49,8 @@ export function registerViews(server: McpServer): string {
     VIEW_URI,
     {
       title: "Parts views",
-      description: "Part card, search results, RFQ status and draft review, for MCP Apps hosts",
+      description:
+        "Part card, search results, RFQ status, draft review, resolved list and comparison, for MCP Apps hosts",
       mimeType: RESOURCE_MIME_TYPE,
       cacheHint: VIEW_CACHE_HINT,
       _meta: VIEW_META,

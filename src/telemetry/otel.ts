@@ -20,15 +20,15 @@ import { type IMetricReader, MeterProvider, PeriodicExportingMetricReader } from
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import type { TelemetryConfig } from "../config/telemetry";
 import { urlHost } from "../net/hosts";
+import { capped, knownVersion, MAX_LABEL_CHARS, type ServedNames, servedOrUnknown } from "./labels";
+import { type MetricsServer, serveMetrics } from "./metrics-server";
 import type {
   AttemptOutcome,
   NetworkTransport,
   RunningTelemetry,
   Telemetry,
   TelemetrySources,
-} from "./index";
-import { capped, knownVersion, MAX_LABEL_CHARS, type ServedNames, servedOrUnknown } from "./labels";
-import { type MetricsServer, serveMetrics } from "./metrics-server";
+} from "./types";
 
 /** The semantic conventions' buckets for MCP operation durations, in seconds. */
 const MCP_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];

@@ -10,7 +10,7 @@ import { ServerPool } from "../../src/http/server-pool";
 /**
  * A pool whose instances have two tools: `who`, which says which build and token it is, and
  * `slow`, which returns only when the test lets it (`release`), so that a handler can outlive its
- * request. `settled` counts each instance's running handlers, as src/mcp/server.ts does.
+ * request. `settled` counts each instance's running handlers, as src/mcp/run-tool.ts does.
  */
 function pooled(options: { maxIdle?: number; idleMs?: number } = {}) {
   const built: (string | undefined)[] = [];

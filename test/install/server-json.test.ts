@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
+import { ICON_SVG, ICONS } from "../../src/mcp/icons";
 import { repoRoot } from "../support/mcp-server";
 
 const read = (path: string) => JSON.parse(readFileSync(join(repoRoot, path), "utf8"));
@@ -64,5 +65,15 @@ describe("server.json", () => {
       new RegExp(`/v${version.replaceAll(".", "\\.")}/parts-mcp\\.mcpb$`),
     );
     expect(byType.oci?.identifier).toMatch(new RegExp(`/parts-mcp:${version.replaceAll(".", "\\.")}$`));
+  });
+
+  it("carries the server's SVG icon, the one the server and its tools show (a PNG data URI is over the schema's 255 characters)", () => {
+    expect(server.icons).toEqual([{ src: ICON_SVG, mimeType: "image/svg+xml", sizes: ["any"] }]);
+    expect(ICONS.map((icon) => icon.src)).toContain(ICON_SVG);
+    const tooLong = structuredClone(server);
+    tooLong.icons = ICONS;
+    expect(validate(tooLong)).toEqual([
+      expect.stringMatching(/^\/icons\/1\/src must NOT have more than 255 characters/),
+    ]);
   });
 });

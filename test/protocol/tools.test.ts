@@ -11,6 +11,9 @@ import { connectInProcess, ERAS, type InProcessServer } from "../support/in-proc
 import { textOf } from "../support/mcp-server";
 
 let server: InProcessServer;
+/** The tools of issue 38, with a tool-list budget of their own. */
+const LIST_TOOLS = ["resolve_parts", "compare_parts"];
+const ALWAYS_LOADED = ["search_parts", "search_reference"];
 let advertised: Tool[];
 let richPart: Part;
 
@@ -65,6 +68,7 @@ describe.each(ERAS)("tools (%s era)", (era) => {
           "batch_get_categories",
           "batch_get_criticalities",
           "batch_get_standards",
+          "compare_parts",
           "create_part",
           "describe_part",
           "get_criticality",
@@ -78,6 +82,7 @@ describe.each(ERAS)("tools (%s era)", (era) => {
           "list_parts",
           "list_standards",
           "preview_part",
+          "resolve_parts",
           "search_parts",
           "search_reference",
         ].sort(),
@@ -152,25 +157,59 @@ describe.each(ERAS)("tools (%s era)", (era) => {
       }
     });
 
-    it("cost at most 6,085 tokens in all, in every prompt that lists them, beside preview_part and the view links", () => {
+    it("cost at most 6,085 tokens in all, in every prompt that lists them, beside preview_part, the view links, the list and comparison tools and what only hosts read", () => {
       // 4,978 for the fifteen endpoint tools; the two search tools add about 720. The views
       // (issue 17) may add preview_part itself and their `_meta.ui` links, nothing else. Finding
       // things as people write them (code lists in filters, what the API cannot answer) was given
-      // 5% over the 5,795 before it: 6,085.
+      // 5% over the 5,795 before it: 6,085. resolve_parts and compare_parts (issue 38) have a
+      // budget of their own, below. Icons and `_meta` are for hosts, not the model.
       const encoder = new Tiktoken(o200k);
       const count = (list: unknown[]) => encoder.encode(JSON.stringify({ tools: list })).length;
-      const preview = advertised.filter((tool) => tool.name === "preview_part");
-      const withoutViews = advertised
-        .filter((tool) => tool.name !== "preview_part")
-        .map(({ _meta, ...tool }) => tool);
+      const forModel = ({ _meta, icons, ...tool }: Tool) => tool;
+      const older = advertised.filter((tool) => !LIST_TOOLS.includes(tool.name));
+      const preview = older.filter((tool) => tool.name === "preview_part").map(forModel);
+      const withoutViews = older.filter((tool) => tool.name !== "preview_part").map(forModel);
       expect(count(withoutViews)).toBeLessThanOrEqual(6_085);
       const links = advertised.filter((tool) => tool._meta?.ui).length;
-      expect(links).toBe(4);
-      expect(count(advertised) - count(withoutViews)).toBeLessThanOrEqual(count(preview) + links * 25);
+      expect(links).toBe(4 + LIST_TOOLS.length);
+      const withMeta = older.map(({ icons, ...tool }) => tool);
+      const olderLinks = older.filter((tool) => tool._meta?.ui).length;
+      expect(count(withMeta) - count(withoutViews)).toBeLessThanOrEqual(
+        count(preview) + olderLinks * 25 + ALWAYS_LOADED.length * 12,
+      );
+    });
+
+    it("grow by at most 1,500 bytes for resolve_parts and compare_parts, both read-only in the parts group", () => {
+      const added = advertised.filter((tool) => LIST_TOOLS.includes(tool.name));
+      expect(added.map((tool) => tool.name).sort()).toEqual([...LIST_TOOLS].sort());
+      const bytes = added.map(({ _meta, icons, ...tool }) => JSON.stringify(tool)).join(",").length;
+      expect(bytes).toBeLessThanOrEqual(1_500);
+      for (const tool of added) expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+      for (const name of LIST_TOOLS) expect(tools.find((tool) => tool.name === name)?.group).toBe("parts");
+    });
+
+    it("load up front in hosts with a tool search: search_parts and search_reference, no others", () => {
+      const always = advertised.filter((tool) => tool._meta?.["anthropic/alwaysLoad"] === true);
+      expect(always.map((tool) => tool.name).sort()).toEqual([...ALWAYS_LOADED].sort());
+    });
+
+    it("show the server's icon, an SVG and a 64 px PNG as data URIs, on the server and every tool", () => {
+      const icons = server.client.getServerVersion()?.icons;
+      expect(icons?.map(({ mimeType, sizes }) => ({ mimeType, sizes }))).toEqual([
+        { mimeType: "image/svg+xml", sizes: ["any"] },
+        { mimeType: "image/png", sizes: ["64x64"] },
+      ]);
+      const png = Buffer.from((icons?.[1]?.src ?? "").replace("data:image/png;base64,", ""), "base64");
+      expect(png.subarray(1, 4).toString()).toBe("PNG");
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([64, 64]);
+      expect(icons?.[0]?.src).toMatch(/^data:image\/svg\+xml,%3Csvg%20xmlns=/);
+      for (const tool of advertised) expect(tool.icons, tool.name).toEqual(icons);
+      expect(JSON.stringify(icons).length).toBeLessThan(1_000);
     });
 
     it("match the reviewed snapshots, one file a tool (update with `npx vitest run -u` after review)", async () => {
-      for (const tool of advertised) {
+      // Icons are the same on every tool (checked above): each file shows what is the tool's own.
+      for (const { icons, ...tool } of advertised) {
         await expect(`${JSON.stringify(tool, null, 2)}\n`).toMatchFileSnapshot(
           `__snapshots__/tools/${tool.name}.json`,
         );
@@ -501,6 +540,13 @@ describe.each(ERAS)("tools (%s era)", (era) => {
       await expect(server.call("delete_part", { id: "x" })).rejects.toThrow(
         /Unknown tool delete_part.*get_part/,
       );
+    });
+
+    it("an unknown tool's name is repeated only in part, however long", async () => {
+      const error = await server.call(`x${"y".repeat(200_000)}`, {}).catch((e: Error) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toMatch(/Unknown tool xy+…\. Available:/);
+      expect((error as Error).message.length).toBeLessThan(1_000);
     });
   });
 

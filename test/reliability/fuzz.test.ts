@@ -53,6 +53,8 @@ const ENDPOINTS_OF: Record<string, EndpointName[]> = {
   search_parts: ["getStandard", "getCriticality", ...SUGGESTION],
   search_reference: SUGGESTION,
   preview_part: ["getStandard", "getCriticality", ...SUGGESTION],
+  resolve_parts: ["getPart", "getStandard", "getCriticality", ...SUGGESTION],
+  compare_parts: ["getPart", ...SUGGESTION],
 };
 
 let server: WatchedServer;

@@ -3,7 +3,7 @@
 // next), still in order and still ending on the parts scanned, in both protocol eras.
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_PROGRESS_NOTIFICATIONS } from "../../src/mcp/server";
+import { MAX_PROGRESS_NOTIFICATIONS } from "../../src/mcp/run-tool";
 import { connectInProcess, ERAS, type InProcessServer } from "../support/in-process";
 
 describe.each(ERAS)("progress of a long search (%s era)", (era) => {

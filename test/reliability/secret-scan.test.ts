@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS } from "../../src/embedded";
-import { REDACTED, redact } from "../../src/log/logger";
+import { REDACTED, redact } from "../../src/text/redact";
 import { scanDirectory, scanText } from "./secret-scan";
 
 const token = DEMO_ACCOUNTS[0]?.token as string;

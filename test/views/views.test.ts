@@ -156,14 +156,14 @@ afterAll(async () => {
 });
 
 describe("MCP Apps views", () => {
-  it("links one ui:// document from the four tools, with no network of its own, and leaves results as they were", async () => {
+  it("links one ui:// document from the six tools, with no network of its own, and leaves results as they were", async () => {
     const { tools } = await parts.client.listTools();
     const linked = tools.filter(
       (tool) => (tool._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri,
     );
     expect(linked.map((tool) => tool.name).sort()).toEqual([...VIEW_TOOLS].sort());
     for (const tool of linked) {
-      expect(tool._meta).toEqual({ ui: { resourceUri: VIEW_URI } });
+      expect(tool._meta?.ui).toEqual({ resourceUri: VIEW_URI });
     }
     expect(VIEW_URI).toMatch(/^ui:\/\/parts-mcp\//);
 
@@ -192,7 +192,7 @@ describe("MCP Apps views", () => {
     try {
       const plain = await off.client.listTools();
       expect(plain.tools.map((tool) => tool.name)).toEqual(tools.map((tool) => tool.name));
-      expect(plain.tools.some((tool) => tool._meta !== undefined)).toBe(false);
+      expect(plain.tools.some((tool) => tool._meta?.ui !== undefined)).toBe(false);
       const { resources } = await off.client.listResources();
       expect(resources.some((resource) => resource.uri.startsWith("ui://"))).toBe(false);
       await expect(off.client.readResource({ uri: VIEW_URI })).rejects.toThrow();

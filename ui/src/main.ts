@@ -1,6 +1,7 @@
 // The one view document of parts-mcp. The host loads it once (the same `ui://` resource serves
-// four tools) and sends each tool call's input and result; the view picks its screen from the
-// result's shape: part card, search results, RFQ status or draft review. It follows the host's
+// six tools) and sends each tool call's input and result; the view picks its screen from the
+// result's shape: part card, search results, RFQ status, draft review, resolved list or
+// comparison. It follows the host's
 // theme, fonts, locale and time zone, on connect and on every change.
 import "./jitless";
 import type { CallToolResult } from "@modelcontextprotocol/client";
@@ -13,11 +14,21 @@ import {
 } from "@modelcontextprotocol/ext-apps";
 import { resultText, setApp } from "./calls";
 import { setLocale } from "./format";
+import { compareScreen } from "./screens/compare";
 import { draftScreen } from "./screens/draft";
 import { partCard } from "./screens/part";
+import { resolveScreen } from "./screens/resolve";
 import { rfqScreen } from "./screens/rfq";
 import { searchScreen } from "./screens/search";
-import type { DescribedPart, DraftPreview, Rfq, SearchResult, ViewName } from "./types";
+import type {
+  Comparison,
+  DescribedPart,
+  DraftPreview,
+  ResolvedList,
+  Rfq,
+  SearchResult,
+  ViewName,
+} from "./types";
 import { failure, loading, show } from "./widgets";
 
 const VIEW_OF_TOOL: Record<string, ViewName> = {
@@ -25,6 +36,8 @@ const VIEW_OF_TOOL: Record<string, ViewName> = {
   search_parts: "search",
   get_rfq: "rfq",
   preview_part: "draft",
+  resolve_parts: "resolve",
+  compare_parts: "compare",
 };
 
 const WAITING: Record<ViewName, string> = {
@@ -32,6 +45,8 @@ const WAITING: Record<ViewName, string> = {
   search: "Searching parts…",
   rfq: "Loading the RFQ…",
   draft: "Checking the draft…",
+  resolve: "Resolving the list…",
+  compare: "Comparing the parts…",
 };
 
 let toolName: string | undefined;
@@ -43,7 +58,7 @@ function waiting(): void {
 }
 
 /**
- * The screen for a result, from its shape (the four shapes are distinct), so that a result the host
+ * The screen for a result, from its shape (the six shapes are distinct), so that a result the host
  * forwards for a call the view made itself is still drawn right; the tool's name is the fallback.
  */
 function viewOf(data: Record<string, unknown>): ViewName | undefined {
@@ -51,6 +66,8 @@ function viewOf(data: Record<string, unknown>): ViewName | undefined {
   if ("items" in data && "scanned" in data) return "search";
   if ("state" in data && "partId" in data) return "rfq";
   if ("draft" in data && "unknown" in data) return "draft";
+  if ("items" in data && "complete" in data) return "resolve";
+  if ("fields" in data && "parts" in data) return "compare";
   return toolName ? VIEW_OF_TOOL[toolName] : undefined;
 }
 
@@ -79,6 +96,12 @@ function render(result: CallToolResult): void {
       break;
     case "draft":
       show(draftScreen(data as unknown as DraftPreview));
+      break;
+    case "resolve":
+      show(resolveScreen(data as unknown as ResolvedList));
+      break;
+    case "compare":
+      show(compareScreen(data as unknown as Comparison));
       break;
   }
 }

@@ -1,6 +1,6 @@
 // The shapes of the tool results the views draw (`structuredContent`). Records come from the API
 // schemas (types only: nothing of them is bundled); the tool envelopes are restated here from
-// tools/parts.ts, tools/rfqs.ts, tools/preview.ts and decisions.md ("Finding things").
+// tools/parts.ts, tools/rfqs.ts, tools/preview.ts, src/resolve/, src/compare/ and decisions.md.
 import type {
   BoundingBox,
   Category,
@@ -70,4 +70,49 @@ export interface CreatedPart {
   partUrl: string;
 }
 
-export type ViewName = "part" | "search" | "rfq" | "draft";
+/** A part as resolve_parts names it. */
+export interface NamedPart {
+  id: string;
+  title: string;
+  versionName?: string;
+  serialId?: string;
+}
+
+/** One line of resolve_parts (src/resolve/list.ts). */
+export interface ResolvedLine {
+  line: string;
+  quantity?: number;
+  status: "match" | "ambiguous" | "none";
+  part?: NamedPart;
+  matchedBy?: string;
+  confidence: number;
+  alternatives?: NamedPart[];
+  why?: string;
+}
+
+/** resolve_parts */
+export interface ResolvedList {
+  items: ResolvedLine[];
+  complete: boolean;
+  cursor?: string;
+  hint?: string;
+}
+
+type FieldValue = string | number | boolean | string[] | null;
+
+/** What the compared parts share of a list of codes, and what each adds (names beside codes). */
+export interface Shared {
+  common: string[];
+  byPart: Record<string, string[]>;
+}
+
+/** compare_parts (src/compare/compare.ts) */
+export interface Comparison {
+  parts: NamedPart[];
+  fields: { field: string; status: "same" | "different" | "unknown"; values: FieldValue[] }[];
+  standards: Shared;
+  criticalities: Shared;
+  categories: Shared;
+}
+
+export type ViewName = "part" | "search" | "rfq" | "draft" | "resolve" | "compare";
