@@ -65,6 +65,9 @@ export const searchParts = defineTool({
     cursor: z.string().max(MAX_CURSOR_LENGTH).optional().describe("From nextCursor"),
   }),
   output: z.object({
+    summary: z.string(),
+    matchedSoFar: z.number().int(),
+    total: z.number().int().optional().describe("Once every part was read"),
     items: z.array(
       PartSummary.extend({
         matched: z
@@ -76,6 +79,7 @@ export const searchParts = defineTool({
     scanned: z.number().int().describe("Parts examined"),
     complete: z.boolean().describe("Every part was examined (not a claim that nothing related exists)"),
     nextCursor: z.string().optional(),
+    ignoredWords: z.array(z.string()).optional(),
     hint: z.string().optional().describe("How the text was read, or why nothing matched"),
   }),
   annotations: READ,
@@ -106,15 +110,15 @@ export const searchReference = defineTool({
     items: z
       .array(ReferenceRecord.extend({ kind: z.string().optional().describe("Without kind in the call") }))
       .describe("Full records"),
-    complete: z
-      .boolean()
-      .describe("False while parts remain unread: kinds other than standard are learnt from parts"),
+    complete: z.boolean().describe("True only for standards, which the API lists"),
+    coverage: z.literal("seen on parts").optional(),
+    hint: z.string().optional(),
   }),
   annotations: READ,
   alwaysLoad: true,
   notFound: CODES_HINT,
   handler: async ({ kind, text }, { search, call, progress }) => {
-    const { items, complete } = await search.searchReference(kind, text, call, progress);
-    return { items: items as z.output<typeof ReferenceRecord>[], complete };
+    const { items, ...rest } = await search.searchReference(kind, text, call, progress);
+    return { items: items as z.output<typeof ReferenceRecord>[], ...rest };
   },
 });

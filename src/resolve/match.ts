@@ -203,7 +203,7 @@ async function search(text: string, { search, call, view, readMore }: Lookup): P
   } catch (error) {
     if (!(error instanceof SearchRefusal)) throw error;
     const why = readMore ? error.message : "No match among the parts read so far.";
-    return { items: [], scanned: 0, complete: false, hint: why };
+    return { summary: "0 matches", matchedSoFar: 0, items: [], scanned: 0, complete: false, hint: why };
   }
 }
 

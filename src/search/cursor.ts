@@ -5,14 +5,16 @@
 // token's hash, the search and the position, so a cursor reveals nothing of the token, fits no
 // other search, and its position cannot be rewritten.
 //
-// Layout (17 bytes, base64url): version 2 · position as uint32 big-endian · 12 bytes of digest.
+// Layout (21 bytes, base64url): version 3 · position as uint32 big-endian · the matches before it
+// as uint32 big-endian (so that any process counts the same) · 12 bytes of digest.
 import { createHash, timingSafeEqual } from "../lazy-crypto";
 import { SearchRefusal } from "./errors";
 import { MAX_POSITION } from "./part-index";
 
-const VERSION = 2;
+const VERSION = 3;
 const DIGEST_BYTES = 12;
-const CURSOR_BYTES = 1 + 4 + DIGEST_BYTES;
+const HEAD_BYTES = 1 + 4 + 4;
+const CURSOR_BYTES = HEAD_BYTES + DIGEST_BYTES;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 /** Longer than any cursor this server makes; bounds the work done on garbage. */
 export const MAX_CURSOR_LENGTH = 64;
@@ -32,32 +34,39 @@ function positionDigest(search: Buffer, head: Buffer): Buffer {
   return createHash("sha256").update(search).update(head).digest().subarray(0, DIGEST_BYTES);
 }
 
-export function encodeCursor(position: number, search: Buffer): string {
+export function encodeCursor(position: number, search: Buffer, matchedBefore = 0): string {
   if (!Number.isInteger(position) || position < 0 || position > MAX_POSITION)
     throw new RangeError(`cursor position ${position} out of range`);
   const bytes = Buffer.alloc(CURSOR_BYTES);
   bytes[0] = VERSION;
   bytes.writeUInt32BE(position, 1);
-  positionDigest(search, bytes.subarray(0, 5)).copy(bytes, 5);
+  bytes.writeUInt32BE(Math.min(matchedBefore, 0xffffffff), 5);
+  positionDigest(search, bytes.subarray(0, HEAD_BYTES)).copy(bytes, HEAD_BYTES);
   return bytes.toString("base64url");
 }
 
-/** The position a cursor continues from; a refusal when it is garbage or made for another search. */
-export function decodeCursor(cursor: string, search: Buffer): number {
+/** Where a cursor continues from, and the matches before it; a refusal when it is garbage or made for another search. */
+export function decodeCursor(cursor: string, search: Buffer): { position: number; matchedBefore: number } {
   const bytes =
     cursor.length <= MAX_CURSOR_LENGTH && BASE64URL.test(cursor)
       ? Buffer.from(cursor, "base64url")
       : undefined;
-  if (bytes === undefined || bytes.length !== CURSOR_BYTES || bytes[0] !== VERSION) {
+  // Compared re-encoded: base64url ignores the bits of a trailing extra character.
+  if (
+    bytes === undefined ||
+    bytes.length !== CURSOR_BYTES ||
+    bytes[0] !== VERSION ||
+    bytes.toString("base64url") !== cursor
+  ) {
     throw new SearchRefusal(
       "The cursor is not one this server made (damaged or made up): pass nextCursor exactly as returned, or search again without cursor.",
     );
   }
-  if (!timingSafeEqual(bytes.subarray(5), positionDigest(search, bytes.subarray(0, 5)))) {
+  if (!timingSafeEqual(bytes.subarray(HEAD_BYTES), positionDigest(search, bytes.subarray(0, HEAD_BYTES)))) {
     throw new SearchRefusal(
       "The cursor belongs to another search (other text, filters, view or token) or was altered: repeat that search's arguments with it exactly as returned, or search again without cursor.",
     );
   }
   // Made by this server, so within bounds; checked all the same, as a cursor's position is trusted.
-  return Math.min(bytes.readUInt32BE(1), MAX_POSITION);
+  return { position: Math.min(bytes.readUInt32BE(1), MAX_POSITION), matchedBefore: bytes.readUInt32BE(5) };
 }

@@ -16,3 +16,11 @@ export function stringBytes(value: string): number {
   const width = /[^\u0000-\u00ff]/.test(value) ? 2 : 1;
   return STRING_HEADER + Math.ceil((value.length * width) / 8) * 8;
 }
+
+/** Memory an index may take as it grows (./part-indexes.ts keeps all indexes within one budget). */
+export interface Budget {
+  /** Whether the index may grow by `bytes`; when granted, they are counted. */
+  claim(bytes: number): boolean;
+  /** Counts `bytes` more (or fewer, when negative) than claimed, once the growth is measured. */
+  settle(bytes: number): void;
+}

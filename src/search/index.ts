@@ -3,15 +3,10 @@
 // reference cache; see service.ts.
 export { MAX_CURSOR_LENGTH } from "./cursor";
 export { SearchRefusal } from "./errors";
+export type { SuggestKind } from "./kinds";
 export { rankRecords } from "./match";
 export { PAGE_SIZE } from "./part-index";
-export {
-  DEFAULT_LIMIT,
-  MAX_FILTER_CODES,
-  MAX_LIMIT,
-  PartSearch,
-  type PartSearchArgs,
-  type PartSearchOptions,
-  type SuggestKind,
-} from "./service";
+export { DEFAULT_LIMIT, MAX_LIMIT } from "./part-search";
+export { MAX_FILTER_CODES, type PartSearchArgs } from "./query";
+export { PartSearch, type PartSearchOptions } from "./service";
 export { compact } from "./text";

@@ -96,7 +96,9 @@ const queryOf = (reading: string): Query => {
   return { compact: compact(reading), words: written, stems: [...new Set(written.map(stem))] };
 };
 
-const startsOne = (terms: readonly string[], word: string) => terms.some((term) => term.startsWith(word));
+/** Whether a term starts with a word; a lone letter or digit only as a whole term. */
+const startsOne = (terms: readonly string[], word: string) =>
+  word.length === 1 ? terms.includes(word) : terms.some((term) => term.startsWith(word));
 
 /** How well one reading of a fragment matches a record: 0 when it does not. */
 function score(record: Folded, query: Query, families = true): number {

@@ -10,7 +10,7 @@
 
 import type { Part } from "../api/schemas";
 import { type CallOptions, type PartsApiClient, PartsApiError } from "../client";
-import { PAGE_SIZE, type PartIndex, type StopReason } from "./part-index";
+import { PAGE_SIZE, PAGE_SPAN, type PartIndex, type StopReason } from "./part-index";
 import type { ViewKey } from "./part-indexes";
 
 /** Reports progress: parts scanned, and the listing's size once known. */
@@ -45,7 +45,7 @@ export interface PageReading {
 export async function readPages(api: PartsApiClient, call: CallOptions, reading: PageReading): Promise<void> {
   const { index, view, from, pagesPerCall, concurrency, progress, enough } = reading;
   const inFlight = new Set<Promise<void>>();
-  let nextPage = Math.floor(from / PAGE_SIZE) + 1;
+  let nextPage = Math.floor(from / PAGE_SPAN) + 1;
   let requested = 0;
   let covered = index.coveredFrom(from);
   let stop = false;
@@ -92,7 +92,8 @@ export async function readPages(api: PartsApiClient, call: CallOptions, reading:
     const grown = index.coveredFrom(covered);
     if (grown > covered) {
       covered = grown;
-      progress?.(covered, index.total, `${covered} parts scanned`);
+      const scanned = index.partsBefore(covered);
+      progress?.(scanned, index.total, `${scanned} parts scanned`);
       if (enough(covered)) stop = true;
     }
     if (index.endsBy(covered)) stop = true;
@@ -182,6 +183,8 @@ export function stopNotice(reason: StopReason, scanned: number): string {
       return `${first} the Parts API sent an empty page that said more parts follow, so the listing cannot be read past it (the server remembers this until its cache expires). Say that the answer covers only these parts.`;
     case "endless":
       return `${first} the Parts API's listing did not end there, so the search stops.`;
+    case "crowded":
+      return `${first} the Parts API sent a page of more than ${PAGE_SPAN} parts where ${PAGE_SIZE} were asked for, so where its next page starts cannot be told. Say that the answer covers only these parts.`;
   }
 }
 

@@ -3,130 +3,55 @@
 // numbers) and an inverted index of the words of each part's text (./word-index.ts), so that a
 // repeat search over the whole catalogue takes about a millisecond and no request.
 //
-// A part's place is its position in the listing: (page - 1) × PAGE_SIZE + its offset in the page,
+// A part's place is its position in the listing: (page - 1) × PAGE_SPAN + its offset in the page,
 // which is what a cursor carries, so any process can find the same place again.
 //
 // `bytes` estimates the memory held (./heap-sizes.ts); test/search/measure.ts compares it with
 // the heap.
 import { PAGE_SIZE_MAX } from "../api/endpoints";
 import type { Part } from "../api/schemas";
-import { ARRAY_HEADER, MAP_ENTRY, OBJECT, SLOT, stringBytes, TYPED_ARRAY } from "./heap-sizes";
+import { ARRAY_HEADER, type Budget, MAP_ENTRY, OBJECT, SLOT, stringBytes, TYPED_ARRAY } from "./heap-sizes";
+import {
+  Codes,
+  type CodeTables,
+  type CompiledQuery,
+  type CompiledReading,
+  codeLists,
+  compileFilters,
+  compileReading,
+  type FilterKind,
+  LIST_KINDS,
+  LISTS,
+  MATERIAL,
+  type Match,
+  type PartSummary,
+  PROCESS,
+  referencesOf,
+  SINGLES,
+  type StoredPage,
+  storageEstimate,
+  summaryOf,
+  summaryTitle,
+  unionOf,
+  VERSION,
+} from "./part-columns";
+import { ResolvedRecords } from "./resolved-records";
 import { indexedWords, WordIndex } from "./word-index";
 
 /** Parts per page read: the API's largest page, for the fewest round trips. */
 export const PAGE_SIZE = PAGE_SIZE_MAX;
-
 /**
- * A summary points to get_part, which has the whole record: a title longer than this is cut (with
- * "…"), so that no title, however long, costs a model thousands of tokens in every search.
+ * Positions one page spans: an API may send more parts than asked for (a page of its own size),
+ * and each part it sends keeps its own place; a page of more than this stops the index there.
  */
-const SUMMARY_TITLE_CHARS = 200;
-
-function summaryTitle(title: string): string {
-  if (title.length <= SUMMARY_TITLE_CHARS) return title;
-  let end = SUMMARY_TITLE_CHARS - 1;
-  if (/[\uD800-\uDBFF]/.test(title.charAt(end - 1))) end--; // never half a surrogate pair
-  return `${title.slice(0, end)}…`;
-}
-
-export const FILTER_KINDS = ["process", "material", "standard", "criticality", "category"] as const;
-export type FilterKind = (typeof FILTER_KINDS)[number];
-
-export interface PartSummary {
-  id: string;
-  title: string;
-  versionName?: string;
-  serialId: string;
-  processId?: string;
-  materialId?: string;
-  standardIds?: string[];
-  published: boolean;
-}
-
-/** One word of a search's text: what of a part it may match. */
-export interface QueryWord {
-  /** Stems a word of the part's own text may start with: the word's, or near ones for a typo. */
-  prefixes: readonly string[];
-  /** Referenced records whose names or family words match it, by kind: a part naming one matches. */
-  codes: Partial<Record<FilterKind, readonly string[]>>;
-}
-
-/** What a search asks of each part: every filter (any of its codes), and every word of one reading. */
-export interface CompiledQuery {
-  filters: Partial<Record<FilterKind, readonly string[]>>;
-  /** Each reading is a list of words that must all match the part; empty: no text. */
-  readings: QueryWord[][];
-}
-
-/** A match: the part's position, and a bit for each word of its reading that only a referenced record matched. */
-export interface Match {
-  position: number;
-  reading: number;
-  viaReference: number;
-}
-
-/** Distinct values of one field, numbered from 1 (0 stands for "absent"). */
-class Codes {
-  readonly #numbers = new Map<string, number>();
-  readonly values: string[] = [""];
-  bytes = 0;
-
-  intern(value: string): number {
-    let number = this.#numbers.get(value);
-    if (number === undefined) {
-      number = this.values.length;
-      this.values.push(value);
-      this.#numbers.set(value, number);
-      this.bytes += stringBytes(value) + MAP_ENTRY + SLOT;
-    }
-    return number;
-  }
-
-  numberOf(value: string): number | undefined {
-    return this.#numbers.get(value);
-  }
-}
-
-/** The three single-valued codes of a part, in `singles`. */
-const VERSION = 0;
-const PROCESS = 1;
-const MATERIAL = 2;
-const SINGLES = 3;
-/** The three lists of codes of a part, in `lists`. */
-const LIST_KINDS = ["standard", "criticality", "category"] as const;
-const LISTS = LIST_KINDS.length;
-
-/** A part's standards, criticalities and categories, each list at most MAX_CODES_PER_LIST long. */
-function codeLists(part: Part): [string[], string[], string[]] {
-  const cut = (codes: string[] | undefined) => (codes ?? []).slice(0, MAX_CODES_PER_LIST);
-  return [cut(part.standardIds), cut(part.criticalityIds), cut(part.categoryIds)];
-}
-
-interface StoredPage {
-  ids: string[];
-  titles: string[];
-  serials: string[];
-  /** SINGLES numbers per part (0: absent). */
-  singles: Uint32Array;
-  published: Uint8Array;
-  /** Where each part's list of each kind starts in `listed`: LISTS per part, and the end. */
-  listStart: Uint32Array;
-  listed: Uint32Array;
-}
+export const PAGE_SPAN = 4 * PAGE_SIZE;
 
 /**
  * Where an index stops short of the listing's end, and why: its memory budget ran out, the API
- * sent an empty page that said more parts follow, or the listing did not end by MAX_POSITION.
+ * sent an empty page that said more parts follow, a page held more parts than PAGE_SPAN, or the
+ * listing did not end by MAX_POSITION.
  */
-export type StopReason = "budget" | "hollow" | "endless";
-
-/** Memory an index may take as it grows (./part-indexes.ts keeps all indexes within one budget). */
-export interface Budget {
-  /** Whether the index may grow by `bytes`; when granted, they are counted. */
-  claim(bytes: number): boolean;
-  /** Counts `bytes` more (or fewer, when negative) than claimed, once the growth is measured. */
-  settle(bytes: number): void;
-}
+export type StopReason = "budget" | "hollow" | "endless" | "crowded";
 
 const UNLIMITED: Budget = { claim: () => true, settle: () => {} };
 
@@ -134,11 +59,9 @@ const UNLIMITED: Budget = { claim: () => true, settle: () => {} };
  * The furthest position a search reaches: a listing still going there is taken as endless (a
  * cursor's position is a uint32, and no real catalogue comes near).
  */
-export const MAX_POSITION = 10_000_000;
+export const MAX_POSITION = 40_000_000;
 /** Distinct words an index holds at most: a Map holds 2^24 entries, and a search must never meet that. */
 const MAX_WORDS = 8_000_000;
-/** Codes of each list a part's index keeps (an upstream could send any number). */
-const MAX_CODES_PER_LIST = 200;
 /**
  * What an index holds besides its pages, words and codes: its maps, arrays and code tables. On
  * the heap (after a forced GC) 10,000 empty indexes took about 2.3 KB each.
@@ -147,7 +70,7 @@ const EMPTY_INDEX_BYTES = 2_400;
 
 export class PartIndex {
   readonly #pages = new Map<number, StoredPage>();
-  readonly #codes = {
+  readonly #codes: CodeTables = {
     version: new Codes(),
     process: new Codes(),
     material: new Codes(),
@@ -160,17 +83,14 @@ export class PartIndex {
   readonly #ids = new Set<string>();
   /** Pages being read, so that concurrent readers of this index wait for one request. */
   readonly #reading = new Map<number, Promise<void>>();
-  /**
-   * Reference records resolved for the codes on these parts (`kind:code`; null: the API does not
-   * know it), kept as long as the index: a repeat search_reference costs no request, however many
-   * codes there are beyond what the reference cache holds.
-   */
-  readonly #records = new Map<string, object | null>();
-  #recordBytes = 0;
   readonly #budget: Budget;
+  /** Reference records resolved for the codes on these parts (./resolved-records.ts). */
+  readonly records: ResolvedRecords;
   #pageBytes = 0;
   /** The last page of the listing, once a page said hasMore false. */
   #lastPage: number | undefined;
+  /** The position past the last part, once a page said hasMore false. */
+  #end: number | undefined;
   #total: number | undefined;
   /** The first page known to be past the end (an empty page), before the last page is known. */
   #pastEnd = Number.POSITIVE_INFINITY;
@@ -179,11 +99,23 @@ export class PartIndex {
 
   constructor(budget: Budget = UNLIMITED) {
     this.#budget = budget;
+    this.records = new ResolvedRecords(budget);
   }
 
   /** Parts in the listing, once its last page has been read. */
   get total(): number | undefined {
+    if (this.#total === undefined && this.#end !== undefined && this.coveredFrom(0) >= this.#end)
+      this.#total = this.partsBefore(this.#end);
     return this.#total;
+  }
+
+  /** Parts before a position (`scanned`): those stored, and PAGE_SIZE a page this index has not read. */
+  partsBefore(position: number): number {
+    const last = Math.floor(position / PAGE_SPAN) + 1;
+    let parts = 0;
+    for (let page = 1; page < last; page++) parts += this.#pages.get(page)?.ids.length ?? PAGE_SIZE;
+    const offset = position - (last - 1) * PAGE_SPAN;
+    return parts + Math.min(this.#pages.get(last)?.ids.length ?? offset, offset);
   }
 
   /** Parts held, over every page read. */
@@ -201,26 +133,7 @@ export class PartIndex {
     let codes = 0;
     for (const kind of Object.values(this.#codes)) codes += kind.bytes;
     const ids = this.#ids.size * MAP_ENTRY;
-    return EMPTY_INDEX_BYTES + this.#pageBytes + this.#words.bytes + codes + ids + this.#recordBytes;
-  }
-
-  /** The record resolved for a code of this index's parts; null when the API does not know it, undefined when not resolved yet. */
-  recordOf(kind: FilterKind, code: string): object | null | undefined {
-    return this.#records.get(`${kind}:${code}`);
-  }
-
-  /**
-   * Keeps the record resolved for a code (null: unknown to the API), counted in the budget; when
-   * the budget has no room it is not kept (the caller has it, and the next call looks it up again).
-   */
-  keepRecord(kind: FilterKind, code: string, record: object | null): void {
-    const key = `${kind}:${code}`;
-    if (this.#records.has(key)) return;
-    const bytes =
-      stringBytes(key) + MAP_ENTRY + (record === null ? 0 : OBJECT + 2 * JSON.stringify(record).length);
-    if (!this.#budget.claim(bytes)) return;
-    this.#records.set(key, record);
-    this.#recordBytes += bytes;
+    return EMPTY_INDEX_BYTES + this.#pageBytes + this.#words.bytes + codes + ids + this.records.bytes;
   }
 
   /** Parts of the listing left out because each alone was too large to receive. */
@@ -230,7 +143,7 @@ export class PartIndex {
 
   /** Whether the index knows anything worth keeping: pages, or where the listing ends or stops. */
   get learned(): boolean {
-    return this.#pages.size > 0 || this.#total !== undefined || this.#stop !== undefined;
+    return this.#pages.size > 0 || this.#end !== undefined || this.#stop !== undefined;
   }
 
   hasPage(page: number): boolean {
@@ -253,7 +166,7 @@ export class PartIndex {
 
   /** Whether `page` is past the end of the listing, or past where this index stops. */
   isPastEnd(page: number): boolean {
-    const start = (page - 1) * PAGE_SIZE;
+    const start = (page - 1) * PAGE_SPAN;
     if (start >= MAX_POSITION || (this.#stop !== undefined && start >= this.#stop.position)) return true;
     return page >= this.#pastEnd || (this.#lastPage !== undefined && page > this.#lastPage);
   }
@@ -261,19 +174,19 @@ export class PartIndex {
   /** Whether the listing is known to end (or this index to stop) at or before `position`. */
   endsBy(position: number): boolean {
     if (this.stopsBy(position) !== undefined) return true;
-    if (this.#total !== undefined) return position >= this.#total;
-    return this.#pastEnd <= Math.floor(position / PAGE_SIZE) + 1;
+    if (this.#end !== undefined) return position >= this.#end;
+    return this.#pastEnd <= Math.floor(position / PAGE_SPAN) + 1;
   }
 
   /** Why this index stops short of the listing's end at or before `position`; undefined if it does not. */
   stopsBy(position: number): StopReason | undefined {
-    if (this.#total !== undefined && this.#total <= (this.#stop?.position ?? MAX_POSITION)) return undefined;
+    if (this.#end !== undefined && this.#end <= (this.#stop?.position ?? MAX_POSITION)) return undefined;
     if (this.#stop !== undefined && position >= this.#stop.position) return this.#stop.reason;
     return position >= MAX_POSITION ? "endless" : undefined;
   }
 
   /** The codes of one kind seen on the parts read so far. */
-  codesOf(kind: FilterKind): string[] {
+  codesOf(kind: FilterKind | "version"): string[] {
     return this.#codes[kind].values.slice(1);
   }
 
@@ -292,33 +205,37 @@ export class PartIndex {
 
   /** The end of the run of read pages that starts at `from`: every position before it is read. */
   coveredFrom(from: number): number {
-    if (this.#total !== undefined && from >= this.#total) return from;
-    let page = Math.floor(from / PAGE_SIZE) + 1;
+    if (this.#end !== undefined && from >= this.#end) return from;
+    let page = Math.floor(from / PAGE_SPAN) + 1;
     while (this.#pages.has(page)) {
-      if (page === this.#lastPage) return this.#total as number;
+      if (page === this.#lastPage) return this.#end as number;
       page += 1;
     }
-    return Math.max(from, (page - 1) * PAGE_SIZE);
+    return Math.max(from, (page - 1) * PAGE_SPAN);
   }
 
   /**
-   * Stores a page as the API sent it, believing no more than it must: items past PAGE_SIZE are
-   * ignored (their positions are the next page's), a part already stored is not stored again, an
-   * empty page that says more follow stops the index there, and so does a page the memory budget
-   * has no room for. `tooLarge` counts the page's parts the reader could not receive at all. A page stored holds the parts it kept, in order (fewer than PAGE_SIZE when
-   * some were repeats).
+   * Stores a page as the API sent it, believing no more than it must: every item it sent (more or
+   * fewer than PAGE_SIZE: a page of the API's own size) takes its own position, a part already
+   * stored is not stored again, and the index stops at a page of more than PAGE_SPAN items, at an
+   * empty page that says more follow, and at a page the memory budget has no room for.
+   * `tooLarge` counts the page's parts the reader could not receive at all.
    */
   addPage(page: number, listed: readonly Part[], hasMore: boolean, tooLarge = 0): void {
-    const start = (page - 1) * PAGE_SIZE;
+    const start = (page - 1) * PAGE_SPAN;
     if (this.#pages.has(page) || this.isPastEnd(page)) return;
-    const items = listed.length > PAGE_SIZE ? listed.slice(0, PAGE_SIZE) : listed;
+    if (listed.length > PAGE_SPAN) {
+      this.#stopAt(start, "crowded");
+      return;
+    }
+    const items = listed;
     if (items.length === 0 && hasMore && tooLarge === 0) {
       this.#stopAt(start, "hollow");
       return;
     }
     const parts = this.#newParts(items);
     const texts = parts.map(indexedWords);
-    const estimate = this.#estimate(parts, texts);
+    const estimate = storageEstimate(parts) + this.#words.cost(texts);
     const newWords = texts.reduce((sum, text) => sum + text.length, 0);
     if (this.#words.size + newWords > MAX_WORDS || !this.#budget.claim(estimate)) {
       this.#stopAt(start, "budget");
@@ -328,7 +245,7 @@ export class PartIndex {
     if (!hasMore) {
       if (items.length > 0 || page === 1) {
         this.#lastPage ??= page;
-        this.#total ??= start + parts.length;
+        this.#end ??= start + parts.length;
       } else {
         // An empty page past the end says only that the end is earlier.
         this.#pastEnd = Math.min(this.#pastEnd, page);
@@ -351,21 +268,6 @@ export class PartIndex {
       seen.add(part.id);
       return true;
     });
-  }
-
-  /** At least the bytes storing these parts takes (./heap-sizes.ts), every code counted as new. */
-  #estimate(parts: readonly Part[], texts: readonly string[][]): number {
-    const n = parts.length;
-    let bytes = MAP_ENTRY + OBJECT + 3 * (ARRAY_HEADER + n * SLOT) + 4 * TYPED_ARRAY;
-    bytes += n * (SINGLES * 4 + 1 + LISTS * 4 + MAP_ENTRY);
-    const code = (value: string | undefined) =>
-      value === undefined ? 0 : stringBytes(value) + MAP_ENTRY + 2 * SLOT;
-    for (const part of parts) {
-      bytes += stringBytes(part.id) + stringBytes(summaryTitle(part.title)) + stringBytes(part.serialId);
-      bytes += code(part.versionName) + code(part.processId) + code(part.materialId);
-      for (const list of codeLists(part)) for (const value of list) bytes += code(value);
-    }
-    return bytes + this.#words.cost(texts);
   }
 
   #store(page: number, parts: readonly Part[], texts: readonly string[][]): void {
@@ -403,7 +305,7 @@ export class PartIndex {
         const kind = this.#codes[LIST_KINDS[k] as (typeof LIST_KINDS)[number]];
         for (const code of codes) stored.listed[listed++] = kind.intern(code);
       });
-      this.#words.add((page - 1) * PAGE_SIZE + j, texts[j] as string[]);
+      this.#words.add((page - 1) * PAGE_SPAN + j, texts[j] as string[]);
     });
     stored.listStart[n * LISTS] = listed;
     this.#pages.set(page, stored);
@@ -423,17 +325,19 @@ export class PartIndex {
   ): { found: Match[]; scannedTo: number } {
     const found: Match[] = [];
     if (to <= from || max <= 0) return { found, scannedTo: Math.max(from, to) };
-    const filter = this.#compileFilters(query.filters);
+    const filter = compileFilters(this.#codes, query.filters);
     if (filter === undefined) return { found, scannedTo: to };
-    const readings = query.readings.map((reading) => this.#compileReading(reading, from, to));
+    const readings = query.readings.map((reading) =>
+      compileReading(this.#words, this.#codes, reading, from, to),
+    );
     // Parts that some reading may match: those with every word its referenced records cannot
     // match in their own text. Most parts fail this at the cost of reading one byte.
     const gates = readings.map((reading) => reading.gate);
     const gate = gates.length === 0 || gates.includes(undefined) ? undefined : unionOf(gates as Uint8Array[]);
-    for (let page = Math.floor(from / PAGE_SIZE) + 1; (page - 1) * PAGE_SIZE < to; page++) {
+    for (let page = Math.floor(from / PAGE_SPAN) + 1; (page - 1) * PAGE_SPAN < to; page++) {
       const stored = this.#pages.get(page);
       if (stored === undefined) throw new Error(`page ${page} has not been read`);
-      const base = (page - 1) * PAGE_SIZE;
+      const base = (page - 1) * PAGE_SPAN;
       const end = Math.min(stored.ids.length, to - base);
       for (let j = Math.max(0, from - base); j < end; j++) {
         const position = base + j;
@@ -463,139 +367,24 @@ export class PartIndex {
     return this.#words.near(word, limit, max);
   }
 
-  /** The codes a part at a read position names, by kind. */
-  referencesOf(position: number): Record<FilterKind, string[]> {
-    const stored = this.#pages.get(Math.floor(position / PAGE_SIZE) + 1);
-    const j = position % PAGE_SIZE;
+  /** The stored page and offset of a read position. */
+  #at(position: number): { stored: StoredPage; j: number } {
+    const stored = this.#pages.get(Math.floor(position / PAGE_SPAN) + 1);
+    const j = position % PAGE_SPAN;
     if (stored === undefined || j >= stored.ids.length)
       throw new Error(`position ${position} has not been read`);
-    const single = (k: number, codes: Codes) => {
-      const value = codes.values[stored.singles[j * SINGLES + k] as number];
-      return value ? [value] : [];
-    };
-    const list = (k: number, codes: Codes) =>
-      Array.from(
-        stored.listed.subarray(stored.listStart[j * LISTS + k], stored.listStart[j * LISTS + k + 1]),
-        (n) => codes.values[n] as string,
-      );
-    return {
-      process: single(PROCESS, this.#codes.process),
-      material: single(MATERIAL, this.#codes.material),
-      standard: list(0, this.#codes.standard),
-      criticality: list(1, this.#codes.criticality),
-      category: list(2, this.#codes.category),
-    };
-  }
-
-  /**
-   * A test of one part against every word of a reading: -1 when a word matches nothing of it,
-   * else a bit for each word that only a referenced record matched.
-   */
-  #compileReading(reading: readonly QueryWord[], from: number, to: number): CompiledReading {
-    const tests = reading.map((word) => ({
-      own: this.#words.mask(word.prefixes, from, to),
-      referenced: this.#compileFilters(word.codes, true),
-    }));
-    let gate: Uint8Array | undefined;
-    for (const { own, referenced } of tests) {
-      if (referenced !== undefined) continue;
-      if (gate === undefined) gate = own.slice();
-      else for (let i = 0; i < gate.length; i++) gate[i] = (gate[i] as number) & (own[i] as number);
-    }
-    const test = (page: StoredPage, j: number, offset: number) => {
-      let via = 0;
-      for (let w = 0; w < tests.length; w++) {
-        const { own, referenced } = tests[w] as (typeof tests)[number];
-        if (own[offset] === 1) continue;
-        if (referenced === undefined || !referenced(page, j)) return -1;
-        via |= 1 << w;
-      }
-      return via;
-    };
-    return { test, gate };
+    return { stored, j };
   }
 
   /** The summary of the part at a position that has been read. */
   summary(position: number): PartSummary {
-    const stored = this.#pages.get(Math.floor(position / PAGE_SIZE) + 1);
-    const j = position % PAGE_SIZE;
-    if (stored === undefined || j >= stored.ids.length)
-      throw new Error(`position ${position} has not been read`);
-    const single = (k: number, codes: Codes) =>
-      codes.values[stored.singles[j * SINGLES + k] as number] || undefined;
-    const versionName = single(VERSION, this.#codes.version);
-    const processId = single(PROCESS, this.#codes.process);
-    const materialId = single(MATERIAL, this.#codes.material);
-    const start = stored.listStart[j * LISTS] as number;
-    const end = stored.listStart[j * LISTS + 1] as number;
-    const standardIds = Array.from(
-      stored.listed.subarray(start, end),
-      (n) => this.#codes.standard.values[n] as string,
-    );
-    return {
-      id: stored.ids[j] as string,
-      title: stored.titles[j] as string,
-      ...(versionName !== undefined && { versionName }),
-      serialId: stored.serials[j] as string,
-      ...(processId !== undefined && { processId }),
-      ...(materialId !== undefined && { materialId }),
-      ...(standardIds.length > 0 && { standardIds }),
-      published: stored.published[j] === 1,
-    };
+    const { stored, j } = this.#at(position);
+    return summaryOf(stored, j, this.#codes);
   }
 
-  /**
-   * A test of one part against filters: every kind given must name one of its codes (`any`: some
-   * kind must). Undefined when it can match no part read (no code of a kind is on any part).
-   */
-  #compileFilters(
-    filters: Partial<Record<FilterKind, readonly string[]>>,
-    any = false,
-  ): ((page: StoredPage, j: number) => boolean) | undefined {
-    const tests: ((page: StoredPage, j: number) => boolean)[] = [];
-    for (const kind of FILTER_KINDS) {
-      const codes = filters[kind];
-      if (codes === undefined) continue;
-      const numbers = new Set<number>();
-      for (const code of codes) {
-        const number = this.#codes[kind].numberOf(code);
-        if (number !== undefined) numbers.add(number);
-      }
-      if (numbers.size === 0) {
-        if (any) continue;
-        return undefined;
-      }
-      if (kind === "process" || kind === "material") {
-        const k = kind === "process" ? PROCESS : MATERIAL;
-        tests.push((page, j) => numbers.has(page.singles[j * SINGLES + k] as number));
-      } else {
-        const k = LIST_KINDS.indexOf(kind);
-        tests.push((page, j) => {
-          const end = page.listStart[j * LISTS + k + 1] as number;
-          for (let i = page.listStart[j * LISTS + k] as number; i < end; i++)
-            if (numbers.has(page.listed[i] as number)) return true;
-          return false;
-        });
-      }
-    }
-    if (any) return tests.length === 0 ? undefined : (page, j) => tests.some((test) => test(page, j));
-    if (tests.length === 1) return tests[0];
-    return (page, j) => tests.every((test) => test(page, j));
+  /** The codes a part at a read position names, by kind. */
+  referencesOf(position: number): Record<FilterKind, string[]> {
+    const { stored, j } = this.#at(position);
+    return referencesOf(stored, j, this.#codes);
   }
-}
-
-/**
- * A test of one part against every word of a reading (-1: no match; else a bit per word matched
- * only by a referenced record), and the parts it may match at all (undefined: any).
- */
-interface CompiledReading {
-  test: (page: StoredPage, j: number, offset: number) => number;
-  gate: Uint8Array | undefined;
-}
-
-function unionOf(masks: Uint8Array[]): Uint8Array {
-  const union = (masks[0] as Uint8Array).slice();
-  for (const mask of masks.slice(1))
-    for (let i = 0; i < union.length; i++) union[i] = (union[i] as number) | (mask[i] as number);
-  return union;
 }

@@ -46,3 +46,8 @@ export function alsoReadAs(text: string): readonly string[] {
   const key = compact(text);
   return (ALSO_READ_AS.get(key) ?? []).filter((term) => compact(term) !== key);
 }
+
+/** The terms a process's code or name stands for when it is a trade name, for comparing two names: the same list, the same process. */
+export function tradeGroup(text: string): readonly string[] | undefined {
+  return ALSO_READ_AS.get(compact(text));
+}

@@ -5,7 +5,8 @@
 // the rest wait for the next call, which says so by `complete`.
 import type { CallOptions } from "../client";
 import type { ReferenceData } from "../data/reference";
-import type { FilterKind, PartIndex } from "./part-index";
+import type { FilterKind } from "./part-columns";
+import type { PartIndex } from "./part-index";
 
 /** Process and material records have no batch endpoint: this many lookups at once. */
 const LOOKUP_CONCURRENCY = 8;
@@ -20,20 +21,20 @@ export async function resolveCodes(
   codes: readonly string[],
   call: CallOptions,
 ): Promise<{ records: object[]; complete: boolean }> {
-  const unresolved = codes.filter((code) => index.recordOf(kind, code) === undefined);
+  const unresolved = codes.filter((code) => index.records.recordOf(kind, code) === undefined);
   const now = unresolved.slice(0, MAX_LOOKUPS_PER_CALL);
   if (kind === "criticality" || kind === "category" || kind === "standard") {
     if (now.length > 0) {
       const { items, missing } = await reference.batch(kind, now, call);
-      for (const item of items) index.keepRecord(kind, keyOf(item), item);
-      for (const code of missing) index.keepRecord(kind, code, null);
+      for (const item of items) index.records.keep(kind, keyOf(item), item);
+      for (const code of missing) index.records.keep(kind, code, null);
     }
   } else {
     await lookEach(reference, index, kind, now, call);
   }
   const records: object[] = [];
   for (const code of codes) {
-    const record = index.recordOf(kind, code);
+    const record = index.records.recordOf(kind, code);
     if (record) records.push(record);
   }
   return { records, complete: unresolved.length <= MAX_LOOKUPS_PER_CALL };
@@ -56,10 +57,10 @@ async function lookEach(
     while (next < codes.length) {
       const code = codes[next++] as string;
       try {
-        index.keepRecord(kind, code, await lookup(code));
+        index.records.keep(kind, code, await lookup(code));
       } catch (error) {
         if ((error as { status?: number }).status !== 404) throw error;
-        index.keepRecord(kind, code, null);
+        index.records.keep(kind, code, null);
       }
     }
   };

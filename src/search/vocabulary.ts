@@ -4,7 +4,7 @@
 // so it works on catalogues never seen here; search_parts and search_reference then match the
 // family words as if the record said them.
 import { alsoReadAs } from "./process-names";
-import { fold } from "./text";
+import { fold, stems } from "./text";
 
 interface Family {
   /** What the family is called; the first is the label an item's `matched` shows. */
@@ -16,18 +16,42 @@ interface Family {
 const PLASTIC = ["plastic", "thermoplastic", "polymer"];
 const STEEL = ["steel"];
 
+/** Names of materials that are words a search may meet and must not take for a typo of another. */
+const VOCABULARY_EXTRA = [
+  "alumina",
+  "zirconia",
+  "nickel",
+  "chrome",
+  "chromium",
+  "cobalt",
+  "tungsten",
+  "graphite",
+];
+
 /** Material families, recognised from names and designations. */
 const MATERIALS: readonly Family[] = [
-  { words: ["titanium", "titanium alloy"], pattern: /titan|\bti(?![a-z])|\btial\d|\btc4\b|\bta6v/ },
+  {
+    words: ["titanium", "titanium alloy"],
+    pattern: /titan|\bti(?![a-z])|\btial\d|\btc4\b|\bta6v|\br5\d{4}\b|\b3\.7\d{3}\b|\bbt ?-?(6|1-0|22)\b/,
+  },
   {
     words: ["aluminium", "aluminum", "aluminium alloy", "light alloy"],
     pattern:
-      /alumin(i)?um|\bal(?![a-z])|\balsi|\balmg|\bscalmalloy|\bdural|\ba3(19|56|57|80)\b|\b(aa|en aw-?)?[1-8]\d{3}[- ]?[toh]\d{1,4}\b|\b(1050|1100|2011|2014|2017|2024|2219|3003|5052|5083|5754|6005|6060|6061|6063|6082|7050|7068|7075)\b/,
+      /alumin(i)?um|\bal(?![a-z]|2o3)|\ba9\d{4}\b|\balsi|\balmg|\bscalmalloy|\bdural|\ba3(19|56|57|80)\b|\b(aa|en aw-?)?[1-8]\d{3}[- ]?[toh]\d{1,4}\b|\b(1050|1100|2011|2014|2017|2024|2219|3003|5052|5083|5754|6005|6060|6061|6063|6082|7050|7068|7075)\b/,
   },
   {
     words: ["stainless steel", "stainless", ...STEEL],
     pattern:
-      /stainless|\binox\b|\b(30[1-4]|31[06]|321|347|41[06]|420|430|440)l?\b|\b1\.4\d{3}\b|\bss[- ]?\d|\b1[357]-?[458] ?ph\b/,
+      /stainless|\binox\b|\b(30[1-9]|31[0-7]|32[01]|347|41[06]|420|43[01]|440[abc]?)l?n?\b|\b1\.4\d{3}\b|\bs[34]\d{4}\b|\bss[- ]?\d|\b1[357]-?[458] ?ph\b|duplex/,
+  },
+  {
+    words: ["duplex stainless", "duplex", "stainless steel", "stainless", ...STEEL],
+    pattern:
+      /duplex|\b(2205|2507|2304)\b|\bs3(1803|2205|2750|2760|2304|2101)\b|\b1\.4(462|410|501|362|162)\b|\bzeron/,
+  },
+  {
+    words: ["super duplex"],
+    pattern: /super ?duplex|\b2507\b|\bs32(750|760)\b|\b1\.4(410|501)\b|\bzeron ?100/,
   },
   {
     words: ["precipitation hardening stainless", "ph stainless", "precipitation hardened"],
@@ -46,38 +70,54 @@ const MATERIALS: readonly Family[] = [
   {
     words: ["nickel superalloy", "nickel alloy", "superalloy", "nickel", "inconel"],
     pattern:
-      /inconel|\bin ?-?(6\d\d|7\d\d|939)\b|hastelloy|haynes|waspaloy|nimonic|\brene ?\d|\bcm ?247|\bmar-?m|\bx-?750\b|\buns n0|nickel|superalloy/,
+      /inconel|\bin ?-?(6\d\d|7\d\d|939)\b|hastelloy|haynes (2[0-9]{2}|x)|waspaloy|nimonic|udimet|incoloy|monel|\brene ?\d|\bcm ?247|\bmar-?m|\bx-?750\b|\b(uns )?n[01]\d{4}\b|\b2\.4\d{3}\b|\balloy (625|718|x|c-?276)\b|nickel|superalloy/,
   },
-  { words: ["cobalt chrome", "cobalt chromium", "cobalt alloy"], pattern: /cocr|cobalt|stellite|\bmp35n\b/ },
+  {
+    words: ["cobalt chrome", "cobalt chromium", "cobalt alloy"],
+    pattern: /cocr|cobalt|stellite|\bmp35n\b|\br3\d{4}\b|\bl-?605\b|\bhaynes 188\b|\bf75\b|\bf1537\b/,
+  },
   {
     words: ["copper alloy", "copper"],
-    pattern: /copper|\bcu(?![a-z])|\bcu(zn|sn|al|cr|ni)|\bc1\d{4}\b|\bcw\d{3}/,
+    pattern:
+      /copper|\bcu(?![a-z])|\bcu(zn|sn|al|cr|ni|be)|\bc[1-9]\d{4}\b|\bc[wc]\d{3}[a-z]?\b|beryllium copper|\bampco/,
   },
-  { words: ["brass", "copper alloy"], pattern: /brass|\bcuzn/ },
-  { words: ["bronze", "copper alloy"], pattern: /bronze|\bcu(sn|al)/ },
+  { words: ["brass", "copper alloy"], pattern: /brass|\bcuzn|\bc(2[3-8]|3[0-8])\d{3}\b|\bcw[5-7]\d\d/ },
+  {
+    words: ["bronze", "copper alloy"],
+    pattern: /bronze|\bcu(sn|al)|\bc(5\d|6[0-4]|9\d)\d{3}\b|\bcw[34]\d\d|\bcc4\d\d/,
+  },
   { words: ["cast iron", "iron"], pattern: /\biron\b|\bgj[slv]\b|\ben-gj|ductile|\bsg iron/ },
   { words: ["magnesium", "magnesium alloy"], pattern: /magnesium|\b(az91|am60|we43|ze41|elektron)/ },
   {
     words: ["polyamide", "nylon", ...PLASTIC],
-    pattern: /polyamide|nylon|\bpa ?-?\d{1,2}\b|\bpa\d{1,2}|\bpa ?22\d\d\b|\bpa ?6[.,/]6\b|\bpa ?gf\b/,
+    pattern:
+      /polyamide|nylon|zytel|rilsan|vestamid|grilamid|ultramid|duraform|\bpa ?-?\d{1,2}\b|\bpa\d{1,2}|\bpa ?22\d\d\b|\bpa ?6[.,/]6\b|\bpa ?gf\b/,
   },
   {
     words: ["peek", "paek", "polyetheretherketone", ...PLASTIC],
-    pattern: /\bpeek\b|\bpekk\b|\bpaek\b|ether ?ketone/,
+    pattern: /\bpeek\b|\bpekk\b|\bpaek\b|ether ?ketone|victrex|tecapeek|ketaspire|kepstan/,
   },
   { words: ["pei", "polyetherimide", "ultem", ...PLASTIC], pattern: /\bpei\b|ultem|polyetherimide/ },
   { words: ["abs", ...PLASTIC], pattern: /\babs\b|acrylonitrile/ },
-  { words: ["polycarbonate", ...PLASTIC], pattern: /\bpc\b|polycarbonate/ },
+  { words: ["polycarbonate", ...PLASTIC], pattern: /\bpc\b|polycarbonate|lexan|makrolon/ },
   { words: ["polypropylene", ...PLASTIC], pattern: /\bpp\b|polypropylene/ },
   { words: ["polyethylene", ...PLASTIC], pattern: /\b(hd|ld|uhmw)?pe\b|polyethylene/ },
-  { words: ["acetal", "pom", ...PLASTIC], pattern: /\bpom\b|acetal|delrin|polyoxymethylene/ },
+  { words: ["acetal", "pom", ...PLASTIC], pattern: /\bpom\b|acetal|delrin|hostaform|polyoxymethylene/ },
+  { words: ["pps", "polyphenylene sulfide", ...PLASTIC], pattern: /\bpps\b|polyphenylene sul|ryton|fortron/ },
+  {
+    words: ["ppsu", "polysulfone", ...PLASTIC],
+    pattern: /\bpp?su\b|polysulfone|polyphenylsulfone|radel|udel/,
+  },
+  { words: ["pvdf", "fluoropolymer", ...PLASTIC], pattern: /\bpvdf\b|kynar|polyvinylidene/ },
+  { words: ["pai", "polyamide-imide", ...PLASTIC], pattern: /\bpai\b|torlon|polyamide-?imide/ },
   { words: ["ptfe", "teflon", ...PLASTIC], pattern: /ptfe|teflon/ },
   { words: ["pla", ...PLASTIC], pattern: /\bpla\b|polylactic/ },
   { words: ["petg", ...PLASTIC], pattern: /\bpetg?\b/ },
   { words: ["acrylic", "pmma", ...PLASTIC], pattern: /\bpmma\b|acrylic/ },
   {
     words: ["elastomer", "rubber"],
-    pattern: /\btpu\b|\btpe\b|elastomer|rubber|silicone|\bepdm\b|\bnbr\b|\bfkm\b|viton/,
+    pattern:
+      /\btpu\b|\btpe\b|elastomer|rubber|silicone|\bepdm\b|\bnbr\b|\bfkm\b|viton|hytrel|santoprene|estane/,
   },
   { words: ["resin"], pattern: /resin|\bepoxy\b|polyurethane|\bpu\b/ },
   { words: ["photopolymer", "resin"], pattern: /photopolymer|photo-?resin/ },
@@ -157,7 +197,7 @@ const PROCESSES: readonly Family[] = [
   },
   { words: MACHINING, pattern: /machin|\bcnc\b|broach|\bhoning\b|\blapping\b/ },
   { words: ["investment casting", ...CASTING], pattern: /investment|lost.?wax/ },
-  { words: ["die casting", ...CASTING], pattern: /die.?cast|\bhpdc\b/ },
+  { words: ["die casting", "hpdc", ...CASTING], pattern: /die.?cast|\bhpdc\b|high pressure die/ },
   { words: CASTING, pattern: /\bcast(ing)?\b|foundry|gravity|centrifugal/ },
   {
     words: ["injection moulding", ...MOULDING],
@@ -194,9 +234,26 @@ function familiesOf(families: readonly Family[], text: string): string[] {
   return [...found];
 }
 
+/**
+ * An ASTM grade alone ("Grade 5", "Gr. 23 ELI") names a titanium alloy, but only when nothing else
+ * in the name says what it is ("SAE J429 Grade 5" steel says steel) and the material is a metal.
+ */
+const TITANIUM_GRADE = /\b(astm )?(grade|gr\.?) ?([1-9]|[1-3]\d)( eli)?\b/;
+/** Grades of other things: bolts (SAE J429, ISO 898 property classes), steels and plastics by their own standards. */
+const OTHER_GRADED = /\b(sae|j\d{3,4}|iso|din|en|bs|jis|gb|class|property|bolt|screw|nut|a\d{3}|a\d{2})\b/;
+
 /** The family words of a material, from its name, code and type ("Ti-6Al-4V ELI" → titanium, …). */
 export function materialFamilies(record: { code: string; name: string; type?: string }): string[] {
-  const words = familiesOf(MATERIALS, subject(record.name, record.code));
+  const text = subject(record.name, record.code);
+  let words = familiesOf(MATERIALS, text);
+  if (
+    words.length === 0 &&
+    (record.type ?? "metal") === "metal" &&
+    TITANIUM_GRADE.test(text) &&
+    !OTHER_GRADED.test(text)
+  ) {
+    words = familiesOf(MATERIALS, "titanium");
+  }
   return [...new Set([...words, ...(TYPE_WORDS[record.type ?? ""] ?? [])])];
 }
 
@@ -234,7 +291,6 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   "what",
   "that",
   "are",
-  "is",
   "be",
   "made",
   "using",
@@ -249,4 +305,57 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   "we",
   "have",
   "there",
+  "need",
+  "needing",
+  "cite",
+  "citing",
+  "cited",
+  "similar",
+  "like",
+  "revision",
+  "version",
+  "rev",
+  "give",
+  "get",
+  "please",
+  "can",
+  "you",
+  "i",
+  "do",
+  "doe",
+  "ha",
+  "has",
+  "every",
+  "some",
+  "these",
+  "those",
+  "about",
+  "want",
+  "looking",
+  "look",
+  "one",
+  "how",
+  "many",
+  "much",
+  "where",
+  "who",
+  "whose",
+  "it",
+  "them",
+  "they",
+  "is",
 ]);
+
+/**
+ * The stems of every word of the vocabulary ("aluminium", "nickel", "alumina"): a word of a search
+ * that is one of them is read as written, never as a typo of another known word.
+ */
+const VOCABULARY_STEMS: ReadonlySet<string> = new Set(
+  [
+    ...[...MATERIALS, ...PROCESSES].flatMap((family) => family.words),
+    ...Object.values(TYPE_WORDS).flat(),
+    ...VOCABULARY_EXTRA,
+  ].flatMap(stems),
+);
+
+export const isVocabularyWord = (stem: string): boolean => VOCABULARY_STEMS.has(stem);

@@ -116,7 +116,13 @@ export class WordIndex {
     return nearest;
   }
 
+  /** Postings of the words that start with `prefix`; a lone letter or digit matches only itself ("B" is no prefix of "bracket"). */
   *#postingsStartingWith(prefix: string): Generator<Posting> {
+    if (prefix.length === 1) {
+      const posting = this.#postings.get(prefix);
+      if (posting !== undefined) yield posting;
+      return;
+    }
     const sorted = this.#sorted();
     let low = 0;
     let high = sorted.length;

@@ -157,19 +157,20 @@ describe.each(ERAS)("tools (%s era)", (era) => {
       }
     });
 
-    it("cost at most 6,085 tokens in all, in every prompt that lists them, beside preview_part, the view links, the list and comparison tools and what only hosts read", () => {
+    it("cost at most 6,317 tokens in all, in every prompt that lists them, beside preview_part, the view links, the list and comparison tools and what only hosts read", () => {
       // 4,978 for the fifteen endpoint tools; the two search tools add about 720. The views
       // (issue 17) may add preview_part itself and their `_meta.ui` links, nothing else. Finding
       // things as people write them (code lists in filters, what the API cannot answer) was given
       // 5% over the 5,795 before it: 6,085. resolve_parts and compare_parts (issue 38) have a
-      // budget of their own, below. Icons and `_meta` are for hosts, not the model.
+      // budget of their own, below. Icons and `_meta` are for hosts, not the model. Issue 37 (counts,
+      // ignored words, what search_reference can see) was given 5% over the 6,017 before it: 6,317.
       const encoder = new Tiktoken(o200k);
       const count = (list: unknown[]) => encoder.encode(JSON.stringify({ tools: list })).length;
       const forModel = ({ _meta, icons, ...tool }: Tool) => tool;
       const older = advertised.filter((tool) => !LIST_TOOLS.includes(tool.name));
       const preview = older.filter((tool) => tool.name === "preview_part").map(forModel);
       const withoutViews = older.filter((tool) => tool.name !== "preview_part").map(forModel);
-      expect(count(withoutViews)).toBeLessThanOrEqual(6_085);
+      expect(count(withoutViews)).toBeLessThanOrEqual(6_317);
       const links = advertised.filter((tool) => tool._meta?.ui).length;
       expect(links).toBe(4 + LIST_TOOLS.length);
       const withMeta = older.map(({ icons, ...tool }) => tool);

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDeadline } from "../../src/client";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { PAGE_SIZE } from "../../src/search";
-import { callWith, type Replica, replica } from "./support";
+import { callWith, type Replica, replica, withoutCounts } from "./support";
 
 let api: TestApi;
 const replicas: Replica[] = [];
@@ -60,7 +60,7 @@ describe("a search of the large catalogue", () => {
       { ...args, cursor: page1.nextCursor },
       callWith(),
     );
-    expect(there).toEqual(page2);
+    expect(withoutCounts(there)).toEqual(withoutCounts(page2));
     expect(page2.items).toHaveLength(5);
   });
 
@@ -102,7 +102,7 @@ describe("the memory budget", () => {
     expect(listRequests()).toBe(before); // still held
     const acmeAgain = await search.searchParts(args, callWith(acme));
     expect(listRequests()).toBeGreaterThan(before); // evicted: read again
-    expect(acmeAgain).toEqual(acmeFirst);
+    expect(withoutCounts(acmeAgain)).toEqual(withoutCounts(acmeFirst));
     expect(search.bytes).toBeLessThanOrEqual(maxBytes);
 
     // An index that would outgrow the whole budget stops growing, and the search says so.

@@ -135,8 +135,8 @@ describe("cursors", () => {
 
   it("carry a position and fit only their own search", () => {
     const cursor = encodeCursor(1234, digest);
-    expect(cursor).toMatch(/^[A-Za-z0-9_-]{23}$/);
-    expect(decodeCursor(cursor, digest)).toBe(1234);
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]{28}$/);
+    expect(decodeCursor(cursor, digest)).toEqual({ position: 1234, matchedBefore: 0 });
     const other = searchDigest("token-hash", { view: "ALL", filters: {}, readings: [["mount"]] });
     expect(() => decodeCursor(cursor, other)).toThrow(/another search/);
   });
@@ -145,9 +145,10 @@ describe("cursors", () => {
     ["empty", ""],
     ["short", "abc"],
     ["not base64url", "!!!!"],
-    ["wrong version", "A".repeat(23)],
+    ["wrong version", "A".repeat(28)],
     ["10,000 characters", "A".repeat(10_000)],
     ["truncated", encodeCursor(1, digest).slice(0, -2)],
+    ["a character added", `${encodeCursor(1, digest)}x`],
   ])("refuse garbage: %s", (_, garbage) => {
     expect(() => decodeCursor(garbage, digest)).toThrow(SearchRefusal);
     expect(() => decodeCursor(garbage, digest)).toThrow(/not one this server made/);

@@ -45,3 +45,14 @@ export async function everyPart(client: PartsApiClient, call: CallOptions, view?
     if (!hasMore) return parts;
   }
 }
+
+/**
+ * A search result without its counts: what the parts read so far matched depends on how far a
+ * process has read, so two processes answering the same page may count differently.
+ */
+export function withoutCounts<T extends { summary?: string; matchedSoFar?: number; total?: number }>(
+  result: T,
+): Omit<T, "summary" | "matchedSoFar" | "total"> {
+  const { summary: _summary, matchedSoFar: _matched, total: _total, ...rest } = result;
+  return rest;
+}

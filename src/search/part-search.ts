@@ -1,0 +1,274 @@
+// search_parts: reads list_parts on the model's behalf (./page-reader.ts: several pages at once, a
+// bounded number per call, within the call's deadline) into the token's index (./part-indexes.ts)
+// and answers the parts that match, each with how it matched.
+//
+// A result is in listing order, so a cursor is one position: any process continues from it.
+import { type CallOptions, PartsApiError } from "../client";
+import type { SearchContext } from "./context";
+import { decodeCursor, encodeCursor, searchDigest } from "./cursor";
+import { SearchRefusal } from "./errors";
+import { referenceLabel, whyNothing } from "./explain";
+import { type Known, NO_RECORDS } from "./kinds";
+import type { KnownRecords } from "./known-records";
+import { type Progress, stopNotice, tooLargeNotice } from "./page-reader";
+import {
+  type CompiledQuery,
+  FILTER_KINDS,
+  type FilterKind,
+  type Match,
+  type PartSummary,
+} from "./part-columns";
+import type { PartIndex } from "./part-index";
+import type { ViewKey } from "./part-indexes";
+import {
+  compileQuery,
+  FILTER_ARGUMENT,
+  type Filters,
+  filtersOf,
+  ownWordsOnly,
+  type PartSearchArgs,
+  textReadings,
+} from "./query";
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 50;
+
+/** A part found: its summary, and when a referenced record matched words its own text lacks, which. */
+export type FoundPart = PartSummary & { matched?: string };
+
+export interface PartSearchResult {
+  /** "18 of 25 matches so far; more with the cursor", or "25 matches": first, so the text form leads with it. */
+  summary: string;
+  matchedSoFar: number;
+  total?: number;
+  items: FoundPart[];
+  scanned: number;
+  complete: boolean;
+  nextCursor?: string;
+  /** Filler words of the text left out ("which", "parts", "needing"). */
+  ignoredWords?: string[];
+  /** How the text was read (typos), or why nothing matched. */
+  hint?: string;
+}
+
+/** The counts in words, for the text form to lead with: "5 of 25 matches; more with the cursor". */
+function countsSummary(
+  counts: { matchedSoFar: number; total?: number },
+  shown: number,
+  more: boolean,
+): string {
+  const matches = (n: number) => `${n} ${n === 1 ? "match" : "matches"}`;
+  const { matchedSoFar, total } = counts;
+  if (!more) return total === undefined ? `${matches(matchedSoFar)} in the parts searched` : matches(total);
+  return total === undefined
+    ? `${matches(matchedSoFar)} so far; more with the cursor`
+    : `${shown} of ${matches(total)} here; more with the cursor`;
+}
+
+/** Counts kept per index (searches of one token), at most. */
+const MAX_COUNTS_KEPT = 256;
+
+export class PartFinder {
+  readonly #context: SearchContext;
+  /** Matches counted in a run of an index, by search digest, start and end of the run. */
+  readonly #counted = new WeakMap<PartIndex, Map<string, number>>();
+  readonly #known: KnownRecords;
+  readonly #suggest: (kind: FilterKind, code: string, call: CallOptions) => Promise<string | undefined>;
+
+  constructor(
+    context: SearchContext,
+    known: KnownRecords,
+    suggest: (kind: FilterKind, code: string, call: CallOptions) => Promise<string | undefined>,
+  ) {
+    this.#context = context;
+    this.#known = known;
+    this.#suggest = suggest;
+  }
+
+  async search(args: PartSearchArgs, call: CallOptions, progress?: Progress): Promise<PartSearchResult> {
+    const limit = args.limit ?? DEFAULT_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+      throw new SearchRefusal(`The limit must be a whole number from 1 to ${MAX_LIMIT}.`);
+    }
+    const filters = filtersOf(args);
+    const text = textReadings(args.text);
+    const tokenHash = this.#context.tokenHash(call);
+    const view: ViewKey = args.view ?? "ALL";
+    const digest = searchDigest(tokenHash, {
+      view,
+      filters,
+      readings: text.readings,
+      ...(text.versions.length > 0 && { versions: text.versions }),
+    });
+    const { position: start, matchedBefore } =
+      args.cursor === undefined ? { position: 0, matchedBefore: 0 } : decodeCursor(args.cursor, digest);
+    const held = this.#context.indexes.held(tokenHash, view);
+    const { index } = held;
+    await this.#refuseUnknownCodes(filters, index, call);
+
+    // While pages are read, the parts' own words and the codes as given are enough to tell when
+    // this call has found more than a page: whatever they match, the whole query matches too
+    // (a version named in the text aside: then the reading may stop early, and the cursor goes on).
+    const early = ownWordsOnly(text.readings, filters);
+    let found = 0;
+    let evaluatedTo = start;
+    const enough = (to: number) => {
+      if (found <= limit && to > evaluatedTo) {
+        const { found: more, scannedTo } = index.matches(early, evaluatedTo, to, limit + 1 - found);
+        found += more.length;
+        evaluatedTo = scannedTo;
+      }
+      return found > limit;
+    };
+    const coveredNow = index.coveredFrom(start);
+    if (!index.endsBy(coveredNow) && !enough(coveredNow)) {
+      await this.#context.read(held, tokenHash, view, evaluatedTo, call, progress, enough);
+    }
+
+    // Referenced records matter only to words and to a category's descendants.
+    const known =
+      text.readings.length > 0 || filters.category ? await this.#known.knownRecords(call) : NO_RECORDS;
+    const notes: string[] = [];
+    const query = compileQuery(text, filters, index, known, notes);
+    const covered = index.coveredFrom(start);
+    const { found: matches, scannedTo } = index.matches(query, start, covered, limit + 1);
+    let items = matches.slice(0, limit).map((match) => this.#item(match, query, index, known));
+    // An index that stopped short of the listing's end (memory budget, an empty page that says
+    // more follow, an endless listing) gives no cursor: the hint says why and what was searched.
+    const stopped = matches.length <= limit ? index.stopsBy(scannedTo) : undefined;
+    const complete = matches.length <= limit && index.endsBy(scannedTo) && stopped === undefined;
+    const next = matches.length > limit ? (matches[limit] as Match).position : scannedTo;
+    // A whole answer in one page: parts found only through a category name come after those found
+    // through their own words or records, each group in listing order (a page with a cursor keeps
+    // listing order, so that the cursor stays one position).
+    if (complete && start === 0) {
+      const loose = matches.map((match) => categoryOnly(match, query, index));
+      items = [...items.filter((_, i) => !loose[i]), ...items.filter((_, i) => loose[i])];
+    }
+    if (!complete && stopped === undefined && next === start && items.length === 0) {
+      throw new SearchRefusal("The Parts API could not be read in time: try again shortly.");
+    }
+    if (stopped) notes.push(stopNotice(stopped, index.partsBefore(scannedTo)));
+    if (index.tooLarge > 0) notes.push(tooLargeNotice(index.tooLarge));
+    if (items.length === 0 && stopped === undefined) {
+      notes.push(whyNothing(args, text, query, filters, index, start, next, complete, known));
+    }
+    // The compiled query changes with the records known, so they are part of what a count is kept by.
+    const recordsKnown = Object.values(known).reduce((sum, records) => sum + records.length, 0);
+    const counts = this.#counts(
+      query,
+      index,
+      start,
+      matchedBefore,
+      `${digest.toString("base64url")}/${recordsKnown}`,
+    );
+    const result = {
+      summary: countsSummary(counts, items.length, !complete && stopped === undefined),
+      ...counts,
+      items,
+      ...(complete || stopped
+        ? { scanned: index.partsBefore(scannedTo), complete }
+        : {
+            scanned: index.partsBefore(next),
+            complete,
+            nextCursor: encodeCursor(next, digest, matchedBefore + items.length),
+          }),
+      ...(text.ignored.length > 0 && { ignoredWords: text.ignored }),
+    };
+    return notes.length > 0 ? { ...result, hint: notes.join(" ") } : result;
+  }
+
+  /**
+   * Parts matched so far: those before the cursor (it carries their count) and those in the run
+   * read from it; the total once that run reaches the listing's end.
+   */
+  #counts(
+    query: CompiledQuery,
+    index: PartIndex,
+    start: number,
+    matchedBefore: number,
+    search: string,
+  ): { matchedSoFar: number; total?: number } {
+    const covered = index.coveredFrom(start);
+    // A pass over every part read: kept per index for the same search and run, so a repeat costs none.
+    const key = `${search}/${start}/${covered}`;
+    let kept = this.#counted.get(index);
+    if (kept === undefined) {
+      kept = new Map();
+      this.#counted.set(index, kept);
+    }
+    let inRun = kept.get(key);
+    if (inRun === undefined) {
+      inRun = index.matches(query, start, covered, Number.POSITIVE_INFINITY).found.length;
+      if (kept.size >= MAX_COUNTS_KEPT) kept.clear();
+      kept.set(key, inRun);
+    }
+    const matchedSoFar = matchedBefore + inRun;
+    const whole = index.endsBy(covered) && index.stopsBy(covered) === undefined;
+    return whole ? { matchedSoFar, total: matchedSoFar } : { matchedSoFar };
+  }
+
+  /** A match's summary, with `matched` when a referenced record matched words the part's own text lacks. */
+  #item(match: Match, query: CompiledQuery, index: PartIndex, known: Known): FoundPart {
+    const summary = index.summary(match.position);
+    if (match.viaReference === 0) return summary;
+    const references = index.referencesOf(match.position);
+    const reading = query.readings[match.reading] ?? [];
+    const labels = new Set<string>();
+    reading.forEach((word, w) => {
+      if ((match.viaReference & (1 << w)) === 0) return;
+      const label = referenceLabel(word, references, known);
+      if (label !== undefined) labels.add(label);
+    });
+    return labels.size > 0 ? { ...summary, matched: [...labels].join("; ") } : summary;
+  }
+
+  /**
+   * A filter naming a code that no part read so far carries may be a code the API does not know
+   * (a name, or a wrong case): one lookup, through the reference cache, tells; if it is unknown
+   * the search is refused with the closest codes, instead of reading the whole catalogue for nothing.
+   */
+  async #refuseUnknownCodes(filters: Filters, index: PartIndex, call: CallOptions): Promise<void> {
+    for (const kind of FILTER_KINDS) {
+      for (const code of filters[kind] ?? []) {
+        if (index.hasCode(kind, code) || (await this.#exists(kind, code, call))) continue;
+        const hint = await this.#suggest(kind, code, call);
+        throw new SearchRefusal(
+          `${FILTER_ARGUMENT[kind]} ${JSON.stringify(code)} is not a ${kind} code the Parts API knows${hint ? `; ${hint}` : "."} Find codes with search_reference.`,
+        );
+      }
+    }
+  }
+
+  /** Whether the API knows a code; true when it cannot say (the search then answers for itself). */
+  async #exists(kind: FilterKind, code: string, call: CallOptions): Promise<boolean> {
+    try {
+      if (kind === "category")
+        return (await this.#context.reference.batch("category", [code], call)).items.length > 0;
+      if (kind === "process") await this.#context.reference.process(code, call);
+      else if (kind === "material") await this.#context.reference.material(code, call);
+      else if (kind === "standard") await this.#context.reference.standard(code, call);
+      else await this.#context.reference.criticality(code, call);
+      return true;
+    } catch (error) {
+      if (error instanceof PartsApiError && error.kind === "cancelled") throw error;
+      return (error as { status?: number }).status !== 404;
+    }
+  }
+
+  /** Reads pages into a held index (./page-reader.ts), putting it back in the cache as it grows. */
+}
+
+/** Whether some word of a match matched the part only through the name of one of its categories. */
+function categoryOnly(match: Match, query: CompiledQuery, index: PartIndex): boolean {
+  if (match.viaReference === 0) return false;
+  const references = index.referencesOf(match.position);
+  const reading = query.readings[match.reading] ?? [];
+  return reading.some(
+    (word, w) =>
+      (match.viaReference & (1 << w)) !== 0 &&
+      !FILTER_KINDS.some(
+        (kind) => kind !== "category" && references[kind].some((code) => word.codes[kind]?.includes(code)),
+      ),
+  );
+}

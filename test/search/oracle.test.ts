@@ -1,0 +1,234 @@
+// The oracle test of issue 37: on three catalogues (the sample data, the second fixture catalogue
+// and a third written for this test), random queries built from their words and codes, served by
+// an API that pages as asked, in pages of its own size (more and fewer than asked) and with items
+// repeated across pages. Whenever search_parts says complete, every part the rules say must match
+// (./oracle.ts, an independent reading of them) is in the answer, and nothing they do not allow.
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Category, Criticality, Material, Part, Process, Standard } from "../../src/api/schemas";
+import { PartsApiClient } from "../../src/client";
+import { ReferenceData } from "../../src/data/reference";
+import { startTestApi } from "../../src/embedded/testing";
+import { silentLogger } from "../../src/log/logger";
+import { PartSearch } from "../../src/search";
+import { stems } from "../../src/search/text";
+import { isVocabularyWord } from "../../src/search/vocabulary";
+import * as second from "../fixtures/other-catalogue";
+import * as third from "../fixtures/third-catalogue";
+import { type Catalogue, type Paging, startCatalogueApi } from "../support/catalogue-api";
+import { Oracle, type OracleQuery } from "./oracle";
+import { callWith } from "./support";
+
+/** Words of a question that name nothing (the oracle's own list): never drawn for a query. */
+const FILLER = new Set(
+  "a an the of in on for with by from to and or any all which what that are is be made using used part parts show find list me our my we have there need needing cite citing similar like revision version rev give get please can you do does has every some these those about want look looking one how many much where who it them they i".split(
+    " ",
+  ),
+);
+/** Trade names and abbreviations of processes: words that may stand for another name of the same process. */
+const TRADE_NAMES = new Set(
+  "slm dmls dmlm lbm lmf lpbf pbf ebm fdm fff sla dlp mjf cnc edm hpdc sls ded lmd waam bjt mex vpp".split(
+    " ",
+  ),
+);
+const familyWord = (word: string) =>
+  TRADE_NAMES.has(word) || stems(word).some((stem) => isVocabularyWord(stem));
+
+async function sampleCatalogue(): Promise<Catalogue> {
+  const api = await startTestApi();
+  try {
+    // biome-ignore lint/suspicious/noExplicitAny: the API's JSON, read as the fixture serves it
+    const get = async (path: string, init?: RequestInit): Promise<any> => {
+      const response = await fetch(`${api.url}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${api.demoToken}`, "content-type": "application/json" },
+      });
+      return response.ok ? response.json() : undefined;
+    };
+    const parts: Part[] = [];
+    for (let page = 1; ; page++) {
+      const { items, hasMore } = await get(`/v1/parts?page=${page}&pageSize=50`);
+      parts.push(...items);
+      if (!hasMore) break;
+    }
+    const codes = (pick: (part: Part) => (string | undefined)[]) => [
+      ...new Set(parts.flatMap(pick).filter((code): code is string => code !== undefined)),
+    ];
+    const each = async <T>(path: string, list: string[]) =>
+      (await Promise.all(list.map((code) => get(`${path}/${encodeURIComponent(code)}`)))).filter(
+        Boolean,
+      ) as T[];
+    const batch = async <T>(path: string, ids: string[]) =>
+      ids.length === 0
+        ? []
+        : (((await get(path, { method: "POST", body: JSON.stringify({ ids }) }))?.items ?? []) as T[]);
+    const categories: Category[] = await batch(
+      "/v1/categories:batch-get",
+      codes((part) => part.categoryIds ?? []),
+    );
+    for (let depth = 0; depth < 8; depth++) {
+      const parents = [...new Set(categories.map((c) => c.parentId))].filter(
+        (id): id is string => id !== undefined && !categories.some((c) => c.id === id),
+      );
+      if (parents.length === 0) break;
+      categories.push(...(await batch<Category>("/v1/categories:batch-get", parents)));
+    }
+    return {
+      parts,
+      materials: await each<Material>(
+        "/v1/materials",
+        codes((part) => [part.materialId]),
+      ),
+      processes: await each<Process>(
+        "/v1/processes",
+        codes((part) => [part.processId]),
+      ),
+      standards: ((await get("/v1/standards"))?.items ?? []) as Standard[],
+      criticalities: await batch<Criticality>(
+        "/v1/criticalities:batch-get",
+        codes((part) => part.criticalityIds ?? []),
+      ),
+      categories,
+    };
+  } finally {
+    await api.close();
+  }
+}
+
+const fixture = (module: typeof second | typeof third): Catalogue => ({
+  parts: module.PARTS.map(({ is: _, ...part }) => part),
+  materials: module.MATERIALS,
+  processes: module.PROCESSES,
+  standards: module.STANDARDS,
+  criticalities: module.CRITICALITIES,
+  categories: module.CATEGORIES,
+});
+
+const PAGINGS: [string, Paging][] = [
+  ["pages as asked", {}],
+  ["pages of 120 where 50 are asked", { servedSize: 120 }],
+  ["pages of 7 where 50 are asked", { servedSize: 7 }],
+  ["pages that repeat an item of the page before", { servedSize: 9, repeats: true }],
+];
+
+/** Every word of a catalogue a person might search by: titles, keywords, record names and codes. */
+function wordPool(catalogue: Catalogue, oracle: Oracle): string[] {
+  const words = catalogue.parts.flatMap((part) => oracle.vocabularyOf(part));
+  return [...new Set(words)]
+    .filter((word) => word.length >= 3 && !FILLER.has(word) && !/^v\d/.test(word))
+    .sort();
+}
+
+async function completeAnswer(search: PartSearch, args: Record<string, unknown>) {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  for (let call = 0; call < 40; call++) {
+    const answer = await search.searchParts({ ...args, limit: 50, ...(cursor && { cursor }) }, callWith());
+    ids.push(...answer.items.map((item) => item.id));
+    if (answer.nextCursor === undefined) return { ids, complete: answer.complete, total: answer.total };
+    cursor = answer.nextCursor;
+  }
+  throw new Error("the search did not end in 40 calls");
+}
+
+const catalogues: [string, () => Promise<Catalogue>][] = [
+  ["the sample data", sampleCatalogue],
+  ["the second catalogue", async () => fixture(second)],
+  ["the third catalogue", async () => fixture(third)],
+];
+
+describe.each(catalogues)("search_parts on %s against an independent oracle", (_, load) => {
+  let catalogue: Catalogue;
+  let oracle: Oracle;
+  let pool: string[];
+  beforeAll(async () => {
+    catalogue = await load();
+    oracle = new Oracle(catalogue, familyWord);
+    pool = wordPool(catalogue, oracle);
+  });
+
+  describe.each(PAGINGS)("served in %s", (_paging, paging) => {
+    let api: Awaited<ReturnType<typeof startCatalogueApi>>;
+    let client: PartsApiClient;
+    let search: PartSearch;
+    beforeAll(async () => {
+      api = await startCatalogueApi(catalogue, paging);
+      client = new PartsApiClient({
+        baseUrl: api.url,
+        token: api.token,
+        timeoutMs: 10_000,
+        attemptTimeoutMs: 5_000,
+        maxRetries: 0,
+        batchSize: 50,
+        maxResponseBytes: 8 << 20,
+        logger: silentLogger,
+      });
+      const reference = new ReferenceData(client, api.token, { ttlMs: 60_000, maxEntries: 1_000 });
+      search = new PartSearch(client, reference, api.token, { ttlMs: 60_000 });
+    });
+    afterAll(async () => {
+      await client.close();
+      await api.close();
+    });
+
+    it("reads every part: an empty text answers the whole catalogue, each part once", async () => {
+      const { ids, complete, total } = await completeAnswer(search, {});
+      expect(complete).toBe(true);
+      expect(ids.sort()).toEqual(catalogue.parts.map((part) => part.id).sort());
+      expect(total).toBe(catalogue.parts.length);
+    });
+
+    it("answers random queries of its words and codes as the rules say, whenever complete", async () => {
+      // A query is built from one part: one or two of its words (of its text or its records), and
+      // now and then one of its codes as a filter, or a word of the whole catalogue's.
+      const words = (part: Part) =>
+        pool.filter((word) => oracle.vocabularyOf(part).includes(word)).concat(pool.slice(0, 1));
+      const queries = fc
+        .record({
+          part: fc.nat(catalogue.parts.length - 1),
+          picks: fc.array(fc.nat(), { minLength: 1, maxLength: 2 }),
+          filter: fc.nat(5),
+          other: fc.nat(pool.length - 1),
+        })
+        .map(({ part: p, picks, filter, other }) => {
+          const part = catalogue.parts[p] as Part;
+          const own = words(part);
+          const chosen = [...new Set(picks.map((pick) => own[pick % own.length] as string))];
+          if (filter === 5) chosen.push(pool[other] as string);
+          const filters =
+            filter === 1 && part.materialId
+              ? { materialId: part.materialId }
+              : filter === 2 && part.processId
+                ? { processId: part.processId }
+                : filter === 3 && part.categoryIds?.[0]
+                  ? { categoryId: part.categoryIds[0] }
+                  : {};
+          return { words: [...new Set(chosen)], filters };
+        });
+      let answered = 0;
+      await fc.assert(
+        fc.asyncProperty(queries, async ({ words, filters }) => {
+          const query: OracleQuery = { words, ...filters };
+          const { ids, complete, total } = await completeAnswer(search, {
+            text: words.join(" "),
+            ...filters,
+          });
+          if (!complete) return;
+          const found = new Set(ids);
+          expect(found.size, "each part once").toBe(ids.length);
+          expect(total).toBe(ids.length);
+          const must = oracle.must(query);
+          if (must.size > 0) answered += 1;
+          const missing = [...must].filter((id) => !found.has(id));
+          expect(missing, `must match ${JSON.stringify(query)}`).toEqual([]);
+          const may = oracle.may(query);
+          const extra = ids.filter((id) => !may.has(id));
+          expect(extra, `may not match ${JSON.stringify(query)}`).toEqual([]);
+        }),
+        { numRuns: 60, seed: 37 },
+      );
+      // Most queries are drawn from the parts' own words: an oracle that expects nothing tests nothing.
+      expect(answered).toBeGreaterThan(20);
+    }, 120_000);
+  });
+});

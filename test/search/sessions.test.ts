@@ -1,0 +1,119 @@
+// Real sessions, played as people type them (issue 37): the same phrases on the sample data and on
+// the third catalogue (test/fixtures/third-catalogue.ts), each answer checked for what a person
+// would hold against it. PARTS_MCP_SESSION_LOG=1 prints each answer's summary and ids.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Part } from "../../src/api/schemas";
+import { PartsApiClient } from "../../src/client";
+import { ReferenceData } from "../../src/data/reference";
+import { startTestApi, type TestApi } from "../../src/embedded/testing";
+import { silentLogger } from "../../src/log/logger";
+import { PartSearch } from "../../src/search";
+import * as third from "../fixtures/third-catalogue";
+import { type CatalogueApi, startCatalogueApi } from "../support/catalogue-api";
+import { callWith, everyPart } from "./support";
+
+const PHRASES = [
+  "titanium brackets",
+  "parts needing AS9100",
+  "engine mount bracket Rev B",
+  "SLM parts",
+  "DMLS Inconel 718",
+  "housings",
+  "anodised",
+  "aluminium",
+];
+
+interface Setting {
+  search: PartSearch;
+  parts: Part[];
+  close(): Promise<void>;
+}
+
+function searchOf(url: string, token: string) {
+  const client = new PartsApiClient({
+    baseUrl: url,
+    token,
+    timeoutMs: 10_000,
+    attemptTimeoutMs: 5_000,
+    maxRetries: 0,
+    batchSize: 50,
+    maxResponseBytes: 8 << 20,
+    logger: silentLogger,
+  });
+  const reference = new ReferenceData(client, token, { ttlMs: 60_000, maxEntries: 1_000 });
+  return { client, search: new PartSearch(client, reference, token, { ttlMs: 60_000 }) };
+}
+
+const settings: [string, () => Promise<Setting>][] = [
+  [
+    "the sample data",
+    async () => {
+      const api: TestApi = await startTestApi();
+      const { client, search } = searchOf(api.url, api.demoToken);
+      const parts = await everyPart(client, callWith());
+      return {
+        search,
+        parts,
+        close: async () => {
+          await client.close();
+          await api.close();
+        },
+      };
+    },
+  ],
+  [
+    "the third catalogue",
+    async () => {
+      const parts = third.PARTS.map(({ is: _, ...part }) => part);
+      const api: CatalogueApi = await startCatalogueApi({
+        parts,
+        materials: third.MATERIALS,
+        processes: third.PROCESSES,
+        standards: third.STANDARDS,
+        criticalities: third.CRITICALITIES,
+        categories: third.CATEGORIES,
+      });
+      const { client, search } = searchOf(api.url, api.token);
+      return {
+        search,
+        parts,
+        close: async () => {
+          await client.close();
+          await api.close();
+        },
+      };
+    },
+  ],
+];
+
+describe.each(settings)("a session on %s", (name, open) => {
+  let setting: Setting;
+  beforeAll(async () => {
+    setting = await open();
+  });
+  afterAll(() => setting.close());
+
+  it.each(PHRASES)("%s: counted, explained when empty, never through a false friend", async (text) => {
+    const answer = await setting.search.searchParts({ text, limit: 50 }, callWith());
+    if (process.env.PARTS_MCP_SESSION_LOG === "1") {
+      const shown = answer.items.map(
+        (item) => `${item.id}${item.versionName ? ` (${item.versionName})` : ""}`,
+      );
+      console.log(
+        `${name} · ${text} → ${answer.summary}; ${shown.join(", ")}${answer.hint ? ` — ${answer.hint}` : ""}`,
+      );
+    }
+    expect(answer.summary).toMatch(/match/);
+    expect(answer.matchedSoFar).toBeGreaterThanOrEqual(answer.items.length);
+    if (answer.complete) expect(answer.total).toBe(answer.items.length);
+    if (answer.items.length === 0) expect(answer.hint).toMatch(/Nothing found/);
+    const byId = new Map(setting.parts.map((part) => [part.id, part]));
+    for (const item of answer.items) {
+      const part = byId.get(item.id) as Part;
+      // "Rev B" is a version, not the first letter of a word; "aluminium" is no ceramic.
+      if (/rev b/i.test(text)) expect(part.versionName).toBe("Rev B");
+      if (text === "aluminium") expect(part.materialId ?? "").not.toMatch(/al2o3|alumina/);
+    }
+    if (/needing|parts/.test(text)) expect(answer.ignoredWords).toBeDefined();
+  });
+});
