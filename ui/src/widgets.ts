@@ -1,5 +1,5 @@
 // The pieces every screen shares: the one region the screens take turns in, the loading, empty
-// and error states, badges, chips and fact lists. Screens compose these; none of them sets markup.
+// and error states, badges, chips, fact lists and tables. Screens compose these; none of them sets markup.
 import { type Child, h, replace } from "./dom";
 
 type Tone = "neutral" | "info" | "success" | "warning" | "danger";
@@ -104,6 +104,29 @@ export function facts(rows: readonly [string, Child][], className = "facts"): HT
     rows
       .filter(([, value]) => value !== undefined && value !== null && value !== false && value !== "")
       .map(([label, value]) => h("div", { class: "fact" }, h("dt", null, label), h("dd", null, value))),
+  );
+}
+
+/** A column's head: its text, or its content with the class of the column ("num", "wide"). */
+type Column = string | { head: Child; class?: string };
+
+/** A table with a caption for screen readers only, one row of column heads, then its body. */
+export function table(
+  className: string,
+  caption: string,
+  columns: readonly Column[],
+  body: Child,
+): HTMLElement {
+  const head = (column: Column) =>
+    typeof column === "string"
+      ? h("th", { scope: "col" }, column)
+      : h("th", { scope: "col", class: column.class ?? null }, column.head);
+  return h(
+    "table",
+    { class: `table ${className}` },
+    h("caption", { class: "visually-hidden" }, caption),
+    h("thead", null, h("tr", null, columns.map(head))),
+    body,
   );
 }
 

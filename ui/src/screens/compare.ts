@@ -4,7 +4,7 @@
 import { type Child, h } from "../dom";
 import { formatNumber } from "../format";
 import type { Comparison, Shared } from "../types";
-import { badge, chips, section } from "../widgets";
+import { badge, chips, section, table } from "../widgets";
 
 const STATUS = {
   same: { label: "Same", tone: "neutral" },
@@ -59,29 +59,20 @@ export function compareScreen(comparison: Comparison): HTMLElement {
     h(
       "div",
       { class: "scroll" },
-      h(
-        "table",
-        { class: "table comparison" },
-        h("caption", { class: "visually-hidden" }, "Each field of the parts, side by side"),
-        h(
-          "thead",
-          null,
-          h(
-            "tr",
-            null,
-            h("th", { scope: "col" }, "Field"),
-            parts.map((part) =>
-              h(
-                "th",
-                { scope: "col" },
-                part.title,
-                part.versionName ? h("span", { class: "version" }, ` · ${part.versionName}`) : null,
-                h("span", { class: "sub-id" }, h("code", null, part.id)),
-              ),
-            ),
-            h("th", { scope: "col" }, ""),
-          ),
-        ),
+      table(
+        "comparison",
+        "Each field of the parts, side by side",
+        [
+          "Field",
+          ...parts.map((part) => ({
+            head: [
+              part.title,
+              part.versionName ? h("span", { class: "version" }, ` · ${part.versionName}`) : null,
+              h("span", { class: "sub-id" }, h("code", null, part.id)),
+            ],
+          })),
+          "",
+        ],
         h(
           "tbody",
           null,

@@ -6,7 +6,7 @@ import { callTool, tellModel } from "../calls";
 import { type Child, h, replace } from "../dom";
 import { formatNumber } from "../format";
 import type { BoundingBox, CreatedPart, DraftPreview, ReferenceKind } from "../types";
-import { badge, chips, facts, named, section, show } from "../widgets";
+import { badge, chips, facts, named, section, show, table } from "../widgets";
 import { openPart } from "./open-part";
 import { boundingBox } from "./part";
 
@@ -77,17 +77,7 @@ export function draftScreen(preview: DraftPreview): HTMLElement {
     rows.length > 0
       ? section(
           "References",
-          h(
-            "table",
-            { class: "table codes" },
-            h("caption", { class: "visually-hidden" }, "Codes in the draft"),
-            h(
-              "thead",
-              null,
-              h("tr", null, h("th", { scope: "col" }, "Field"), h("th", { scope: "col" }, "Resolves to")),
-            ),
-            h("tbody", null, rows),
-          ),
+          table("codes", "Codes in the draft", ["Field", "Resolves to"], h("tbody", null, rows)),
         )
       : null,
     details(draft),

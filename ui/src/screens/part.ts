@@ -4,7 +4,7 @@
 import { type Child, h, s } from "../dom";
 import { DIMENSIONS, formatDate, formatNumber, NO_UNITS } from "../format";
 import type { BoundingBox, DescribedPart, Part, Resolved } from "../types";
-import { backButton, badge, chips, facts, named, section } from "../widgets";
+import { backButton, badge, chips, facts, named, section, table } from "../widgets";
 
 export interface Back {
   label: string;
@@ -132,20 +132,10 @@ function geometry(part: Part): HTMLElement | null {
       "div",
       { class: "geometry" },
       rows.length > 0
-        ? h(
-            "table",
-            { class: "table dimensions" },
-            h("caption", { class: "visually-hidden" }, "Dimensions"),
-            h(
-              "thead",
-              null,
-              h(
-                "tr",
-                null,
-                h("th", { scope: "col" }, "Dimension"),
-                h("th", { scope: "col", class: "num" }, "Value"),
-              ),
-            ),
+        ? table(
+            "dimensions",
+            "Dimensions",
+            ["Dimension", { head: "Value", class: "num" }],
             h(
               "tbody",
               null,

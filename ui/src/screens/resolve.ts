@@ -5,7 +5,7 @@
 import { h } from "../dom";
 import { formatNumber } from "../format";
 import type { NamedPart, ResolvedLine, ResolvedList } from "../types";
-import { badge, empty, show } from "../widgets";
+import { badge, empty, show, table } from "../widgets";
 import { openPart } from "./open-part";
 
 const STATUS: Record<ResolvedLine["status"], { label: string; tone: "success" | "warning" | "danger" }> = {
@@ -42,23 +42,10 @@ export function resolveScreen(list: ResolvedList): HTMLElement {
       : h("p", { class: "sub hint" }, list.hint ?? "Ask again to read the rest of the catalogue."),
     list.items.length === 0
       ? empty("No lines")
-      : h(
-          "table",
-          { class: "table lines" },
-          h("caption", { class: "visually-hidden" }, "Each pasted line and the part it names"),
-          h(
-            "thead",
-            null,
-            h(
-              "tr",
-              null,
-              h("th", { scope: "col", class: "num" }, "#"),
-              h("th", { scope: "col" }, "Line"),
-              h("th", { scope: "col", class: "num" }, "Qty"),
-              h("th", { scope: "col" }, "Status"),
-              h("th", { scope: "col" }, "Part"),
-            ),
-          ),
+      : table(
+          "lines",
+          "Each pasted line and the part it names",
+          [{ head: "#", class: "num" }, "Line", { head: "Qty", class: "num" }, "Status", "Part"],
           body,
         ),
   );

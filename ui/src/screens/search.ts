@@ -5,7 +5,7 @@ import { callTool } from "../calls";
 import { h, replace } from "../dom";
 import { formatNumber } from "../format";
 import type { PartSummary, SearchResult } from "../types";
-import { badge, chips, empty, show } from "../widgets";
+import { badge, chips, empty, show, table } from "../widgets";
 import { openPart } from "./open-part";
 
 const FILTERS: [key: string, label: string][] = [
@@ -27,23 +27,16 @@ export function searchScreen(first: SearchResult, args: Record<string, unknown>)
   const said = h("p", { class: "sub hint", hidden: true });
   const summary = h("p", { class: "summary", role: "status" });
   const body = h("tbody");
-  const table = h(
-    "table",
-    { class: "table results" },
-    h("caption", { class: "visually-hidden" }, "Matching parts"),
-    h(
-      "thead",
-      null,
-      h(
-        "tr",
-        null,
-        h("th", { scope: "col" }, "Part"),
-        h("th", { scope: "col", class: "wide" }, "Serial"),
-        h("th", { scope: "col", class: "wide" }, "Process"),
-        h("th", { scope: "col", class: "wide" }, "Material"),
-        h("th", { scope: "col" }, "Status"),
-      ),
-    ),
+  const results = table(
+    "results",
+    "Matching parts",
+    [
+      "Part",
+      { head: "Serial", class: "wide" },
+      { head: "Process", class: "wide" },
+      { head: "Material", class: "wide" },
+      "Status",
+    ],
     body,
   );
   const more = h("div", { class: "more" });
@@ -61,7 +54,7 @@ export function searchScreen(first: SearchResult, args: Record<string, unknown>)
     summary,
     said,
     emptyState,
-    table,
+    results,
     more,
   );
 
@@ -111,7 +104,7 @@ export function searchScreen(first: SearchResult, args: Record<string, unknown>)
       ` · ${formatNumber(state.scanned)} scanned · `,
       state.complete ? "search complete" : "more parts to search",
     );
-    table.hidden = count === 0;
+    results.hidden = count === 0;
     emptyState.hidden = count > 0;
     said.hidden = state.hint === undefined || count === 0;
     replace(said, count > 0 ? (state.hint ?? null) : null);
