@@ -1,5 +1,6 @@
 // The pieces every screen shares: the one region the screens take turns in, the loading, empty
-// and error states, badges, chips, fact lists and tables. Screens compose these; none of them sets markup.
+// and error states, screen headers, badges, chips, fact lists and tables. Screens compose these;
+// none of them sets markup.
 import { type Child, h, replace } from "./dom";
 
 type Tone = "neutral" | "info" | "success" | "warning" | "danger";
@@ -104,6 +105,17 @@ export function facts(rows: readonly [string, Child][], className = "facts"): HT
     rows
       .filter(([, value]) => value !== undefined && value !== null && value !== false && value !== "")
       .map(([label, value]) => h("div", { class: "fact" }, h("dt", null, label), h("dd", null, value))),
+  );
+}
+
+/** A screen's header: a small line saying what it shows, its title (focused on show), then more. */
+export function screenHead(eyebrow: Child, title: Child, ...more: Child[]): HTMLElement {
+  return h(
+    "header",
+    { class: "head" },
+    h("p", { class: "eyebrow" }, eyebrow),
+    h("h1", { tabindex: "-1" }, title),
+    ...more,
   );
 }
 

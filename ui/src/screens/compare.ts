@@ -4,7 +4,7 @@
 import { type Child, h } from "../dom";
 import { formatNumber } from "../format";
 import type { Comparison, Shared } from "../types";
-import { badge, chips, section, table } from "../widgets";
+import { badge, chips, screenHead, section, table } from "../widgets";
 
 const STATUS = {
   same: { label: "Same", tone: "neutral" },
@@ -45,12 +45,7 @@ export function compareScreen(comparison: Comparison): HTMLElement {
   return h(
     "section",
     { class: "screen compare", "data-view": "compare" },
-    h(
-      "header",
-      { class: "head" },
-      h("p", { class: "eyebrow" }, "Comparison"),
-      h("h1", { tabindex: "-1" }, `${formatNumber(parts.length)} parts`),
-    ),
+    screenHead("Comparison", `${formatNumber(parts.length)} parts`),
     h(
       "p",
       { class: "summary", role: "status" },

@@ -6,7 +6,7 @@ import { callTool, tellModel } from "../calls";
 import { type Child, h, replace } from "../dom";
 import { formatNumber } from "../format";
 import type { BoundingBox, CreatedPart, DraftPreview, ReferenceKind } from "../types";
-import { badge, chips, facts, named, section, show, table } from "../widgets";
+import { badge, chips, facts, named, screenHead, section, show, table } from "../widgets";
 import { openPart } from "./open-part";
 import { boundingBox } from "./part";
 
@@ -55,11 +55,9 @@ export function draftScreen(preview: DraftPreview): HTMLElement {
   const screen = h(
     "article",
     { class: "screen draft", "data-view": "draft" },
-    h(
-      "header",
-      { class: "head" },
-      h("p", { class: "eyebrow" }, "Draft part · not created yet"),
-      h("h1", { tabindex: "-1" }, title),
+    screenHead(
+      "Draft part · not created yet",
+      title,
       h(
         "div",
         { class: "badges" },

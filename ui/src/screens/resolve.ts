@@ -5,7 +5,7 @@
 import { h } from "../dom";
 import { formatNumber } from "../format";
 import type { NamedPart, ResolvedLine, ResolvedList } from "../types";
-import { badge, empty, show, table } from "../widgets";
+import { badge, empty, screenHead, show, table } from "../widgets";
 import { openPart } from "./open-part";
 
 const STATUS: Record<ResolvedLine["status"], { label: string; tone: "success" | "warning" | "danger" }> = {
@@ -21,15 +21,9 @@ export function resolveScreen(list: ResolvedList): HTMLElement {
   const screen = h(
     "section",
     { class: "screen resolve", "data-view": "resolve" },
-    h(
-      "header",
-      { class: "head" },
-      h("p", { class: "eyebrow" }, "Pasted list"),
-      h(
-        "h1",
-        { tabindex: "-1" },
-        `${formatNumber(list.items.length)} ${list.items.length === 1 ? "line" : "lines"}`,
-      ),
+    screenHead(
+      "Pasted list",
+      `${formatNumber(list.items.length)} ${list.items.length === 1 ? "line" : "lines"}`,
     ),
     h(
       "p",

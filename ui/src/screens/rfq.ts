@@ -6,7 +6,7 @@ import { callTool } from "../calls";
 import { type Child, h, replace } from "../dom";
 import { formatDate, formatNumber, relativeTime } from "../format";
 import type { Part, Rfq } from "../types";
-import { badge, facts, show } from "../widgets";
+import { badge, facts, screenHead, show } from "../widgets";
 import { openPart } from "./open-part";
 
 const STATES: Record<
@@ -28,11 +28,9 @@ export function rfqScreen(rfq: Rfq): HTMLElement {
   const screen = h(
     "article",
     { class: "screen rfq", "data-view": "rfq" },
-    h(
-      "header",
-      { class: "head" },
-      h("p", { class: "eyebrow" }, "Request for quotation"),
-      h("h1", { tabindex: "-1" }, h("code", { class: "title-code" }, rfq.id)),
+    screenHead(
+      "Request for quotation",
+      h("code", { class: "title-code" }, rfq.id),
       h("div", { class: "badges" }, badge(current.label, current.tone)),
     ),
     partLine,

@@ -5,7 +5,7 @@ import { callTool } from "../calls";
 import { h, replace } from "../dom";
 import { formatNumber } from "../format";
 import type { PartSummary, SearchResult } from "../types";
-import { badge, chips, empty, show, table } from "../widgets";
+import { badge, chips, empty, screenHead, show, table } from "../widgets";
 import { openPart } from "./open-part";
 
 const FILTERS: [key: string, label: string][] = [
@@ -44,11 +44,9 @@ export function searchScreen(first: SearchResult, args: Record<string, unknown>)
   const screen = h(
     "section",
     { class: "screen search", "data-view": "search" },
-    h(
-      "header",
-      { class: "head" },
-      h("p", { class: "eyebrow" }, "Part search"),
-      h("h1", { tabindex: "-1" }, text ? `“${text}”` : "All parts"),
+    screenHead(
+      "Part search",
+      text ? `“${text}”` : "All parts",
       filters.length > 0 ? chips(filters, "Filters") : null,
     ),
     summary,
