@@ -36,8 +36,7 @@ beforeAll(async () => {
   server = await startOAuthServer({
     api,
     env: {
-      NODE_EXTRA_CA_CERTS: host.caFile,
-      PARTS_MCP_OAUTH_TRUSTED_CLIENT_HOSTS: "localhost",
+      ...host.trustEnv,
       PARTS_MCP_OAUTH_REGISTER_PER_MINUTE: String(REGISTER_PER_MINUTE),
     },
   });

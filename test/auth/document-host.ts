@@ -11,8 +11,8 @@ export interface DocumentHost {
   /** https://localhost:<port> */
   origin: string;
   port: number;
-  /** The CA certificate file to trust. */
-  caFile: string;
+  /** The server's environment to trust this host: its CA, and `localhost` as a client host. */
+  trustEnv: Record<string, string>;
   /** Serves `document` at `path`; its client_id is set to its own URL on `origin`. */
   serve(path: string, document: Record<string, unknown>, origin?: string): string;
   close(): Promise<void>;
@@ -111,7 +111,7 @@ export async function startDocumentHost(): Promise<DocumentHost> {
   return {
     origin,
     port,
-    caFile,
+    trustEnv: { NODE_EXTRA_CA_CERTS: caFile, PARTS_MCP_OAUTH_TRUSTED_CLIENT_HOSTS: "localhost" },
     serve(path, document, at = origin) {
       const url = `${at}${path}`;
       documents.set(path, JSON.stringify({ ...document, client_id: url }));

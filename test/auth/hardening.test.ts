@@ -33,8 +33,7 @@ beforeAll(async () => {
   server = await startOAuthServer({
     api,
     env: {
-      NODE_EXTRA_CA_CERTS: documents.caFile,
-      PARTS_MCP_OAUTH_TRUSTED_CLIENT_HOSTS: "localhost",
+      ...documents.trustEnv,
       PARTS_MCP_OAUTH_CLIENT_PER_MINUTE: String(CLIENT_PER_MINUTE),
       PARTS_MCP_OAUTH_AUTHORIZE_PER_MINUTE: "500",
     },
