@@ -218,9 +218,7 @@ describe("the documented HTTP container", () => {
 
   it("logged its ready line and no key", async () => {
     const { stdout, stderr } = await podmanRun(["logs", name]);
-    expect(stdout + stderr).toMatch(
-      /ready on http:\/\/127\.0\.0\.1:8788\/mcp.*"access":"shared"/,
-    );
+    expect(stdout + stderr).toMatch(/ready on http:\/\/127\.0\.0\.1:8788\/mcp.*"access":"shared"/);
     expect(stdout + stderr).not.toContain(accessKey);
   });
 });
