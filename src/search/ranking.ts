@@ -13,9 +13,9 @@ import {
 import type { WordForms } from "./word-forms";
 import type { WordIndex } from "./word-index";
 
-export const EXACT = 0;
-export const FOLDED = 1;
-export const TYPO = 2;
+const EXACT = 0;
+const FOLDED = 1;
+const TYPO = 2;
 
 export interface MatchRank {
   /** The weakest way a word matched: EXACT, FOLDED or TYPO. */
