@@ -8,8 +8,9 @@
 //   libstdc++6, libgcc-s1), at the paths it names;
 // - /etc/passwd and /etc/group with the unprivileged user parts-mcp (10001), an nsswitch.conf,
 //   and Debian's CA certificates (ca-certificates), which Node is told to trust (--use-openssl-ca);
-// - /app: the launcher, the bundle, the views' document, and the V8 code cache, all built here by
-//   the image's own Node (scripts/build.mjs, scripts/build-ui.mjs), so the cache fits it.
+// - /app: the bundle and the views' document, built here by the image's own Node
+//   (scripts/build.mjs, scripts/build-ui.mjs). The oauth mode's embedded store (PGlite, 15 MB)
+//   is left out, as the package leaves it optional: a fleet shares PostgreSQL.
 // podman runs with deploy/containers.conf (CONTAINERS_CONF) unless the caller chose another.
 //
 //   node deploy/image.mjs [--tag NAME:TAG]...   (default parts-mcp:<version> and parts-mcp:latest)
@@ -136,16 +137,9 @@ function layOut(context) {
   mkdirSync(join(rootfs, "tmp"));
   chmodSync(join(rootfs, "tmp"), 0o1777);
 
-  // The app, built by the image's Node so that V8 takes the code cache at every start.
   const app = join(rootfs, "app");
   run(node, ["scripts/build.mjs", "--outdir", app]);
   run(node, ["scripts/build-ui.mjs", "--outfile", join(app, "ui", "parts-view.html")]);
-  if (!readdirSync(app).some((file) => file.endsWith(".v8cache"))) {
-    throw new Error("the build made no V8 code cache (see its warning above): run npm run build first");
-  }
-  // The embedded store's PostgreSQL-in-WebAssembly (15 MB) would take the image past 100 MB: a
-  // fleet shares PostgreSQL (PARTS_MCP_DATABASE_URL), and the oauth mode says so when it is unset.
-  for (const file of ["pglite.wasm", "pglite.data", "initdb.wasm"]) rmSync(join(app, file));
 
   mkdirSync(join(context, "data"));
   chmodSync(join(context, "data"), 0o700);

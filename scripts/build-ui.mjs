@@ -1,8 +1,8 @@
 // Builds the MCP Apps view document: ui/src bundled with ext-apps' App runtime and ui/styles.css
 // into ONE self-contained HTML file (no CDN, no network: it must work under the spec's default
 // CSP), dist/ui/parts-view.html, which the server reads at run time (src/mcp/views.ts).
-// - zod's `locales` keep English only (the server bundle's tweak, scripts/build.mjs): the other
-//   languages are most of zod, and the view never shows a zod message.
+// - zod's `locales` keep English only: the other languages are most of zod, the view never shows
+//   a zod message, and every host downloads the document.
 // - The script is inlined, so `</script` and `<!--` are escaped in it.
 // - It prints the document's size and how much of it is our own code (target: ≤ 50 KiB).
 //
@@ -12,11 +12,27 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { build, transform } from "esbuild";
-import { TWEAKS } from "./build.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 export const VIEW_DOCUMENT = "dist/ui/parts-view.html";
+
+/** zod's `locales` namespace with English only, for a browser bundle. */
+export const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]zod[\\/]v4[\\/](classic|core|mini)$/.test(args.resolveDir))
+        return undefined;
+      return { path: resolve(args.resolveDir, "../locales/en.js"), namespace: "zod-english-only" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "zod-english-only" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+      loader: "js",
+    }));
+  },
+};
 
 /** Text that would end or confuse an inline <script> element, escaped the same way JS reads it. */
 export function escapeInlineScript(js) {
@@ -41,7 +57,7 @@ export async function buildViewDocument() {
     charset: "utf8",
     metafile: true,
     logLevel: "warning",
-    plugins: [TWEAKS.locales],
+    plugins: [zodEnglishOnly],
   });
   const js = escapeInlineScript(result.outputFiles[0].text);
   if (/<\/script/i.test(js)) throw new Error("the view bundle still contains </script after escaping");

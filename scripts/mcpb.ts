@@ -124,7 +124,7 @@ function manifest({ tools, prompts }: Listed): McpbManifestAny {
 }
 
 /** Files only the remote `oauth` mode runs (Claude Desktop starts the server on stdio): left out. */
-const REMOTE_ONLY = ["parts-mcp.oauth.js", "pglite.wasm", "pglite.data", "initdb.wasm"];
+const REMOTE_ONLY = ["parts-mcp.oauth.js"];
 
 /** Stages the runtime files and the manifest in `stage`, validates and packs them into `out`. */
 export async function buildBundle(

@@ -8,7 +8,6 @@ import {
   type AuthInfo,
   bearerAuthChallengeResponse,
   buildOAuthProtectedResourceMetadata,
-  type McpServer,
 } from "@modelcontextprotocol/server";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { isLoopbackHost, type OAuthConfig } from "../config";
@@ -35,8 +34,8 @@ export interface OAuthGate {
   route(req: IncomingMessage, res: ServerResponse, path: string): boolean;
   /** Who is calling /mcp, from the Authorization header. */
   authenticate(req: IncomingMessage): Promise<Authentication>;
-  /** Fits a request's server with the step-up challenge of the write tools. */
-  prepare(server: McpServer): void;
+  /** The 403 step-up challenge of a write tool's call without parts:write, or undefined. */
+  scopeChallenge(message: unknown, authInfo: AuthInfo): Response | undefined;
   /** The key and ledger of confirmed writes, shared by every replica through the store. */
   confirmations: ConfirmSecrets;
   /** The store's kind and whether it answers, for /healthz. */
@@ -184,7 +183,7 @@ export async function startOAuth({ config, logger, checkToken, onSignIn }: OAuth
       }
     },
 
-    prepare: (server) => resourceServer.requireWriteScope(server),
+    scopeChallenge: (message, authInfo) => resourceServer.scopeChallenge(message, authInfo),
     confirmations: { key: () => Buffer.from(keys.confirm, "base64url"), ledger: store },
 
     async health() {

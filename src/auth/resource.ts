@@ -7,10 +7,9 @@
 import { createHash } from "node:crypto";
 import {
   type AuthInfo,
-  type McpServer,
+  bearerAuthChallengeResponse,
   OAuthError,
   OAuthErrorCode,
-  type ScopeChallengeHandler,
   verifyBearerToken,
 } from "@modelcontextprotocol/server";
 import { type CryptoKey, importJWK, type JWK, jwtVerify } from "jose";
@@ -141,19 +140,24 @@ export class ResourceServer {
     return token;
   }
 
-  /** Makes the write tools answer a token without parts:write with the 403 step-up challenge. */
-  requireWriteScope(server: McpServer): void {
-    server.resolveScopeChallenge = writeScopeChallenge;
+  /**
+   * The 403 step-up challenge for a call of a write tool by a token without parts:write, or
+   * undefined. The SDK's own per-tool `scopeChallenge` applies only to tools registered through
+   * `registerTool`, and this server serves its tools through one tools/call handler, so the HTTP
+   * layer asks here, with the request's parsed body, before the SDK sees it.
+   */
+  scopeChallenge(message: unknown, authInfo: AuthInfo): Response | undefined {
+    const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
+    const name = method === "tools/call" ? params?.name : undefined;
+    if (typeof name !== "string" || !WRITE_TOOLS.has(name) || authInfo.scopes.includes(SCOPES.write))
+      return undefined;
+    const error = new OAuthError(
+      OAuthErrorCode.InsufficientScope,
+      `${name} changes data and needs the parts:write scope: authorize again with it`,
+    );
+    return bearerAuthChallengeResponse(error, {
+      requiredScopes: [SCOPES.read, SCOPES.write],
+      resourceMetadataUrl: this.resourceMetadataUrl,
+    });
   }
 }
-
-const writeScopeChallenge: ScopeChallengeHandler = ({ request, authInfo }) => {
-  if (request.method !== "tools/call" || authInfo === undefined) return undefined;
-  const name = (request.params as { name?: unknown } | undefined)?.name;
-  if (typeof name !== "string" || !WRITE_TOOLS.has(name) || authInfo.scopes.includes(SCOPES.write))
-    return undefined;
-  return {
-    scopes: [SCOPES.read, SCOPES.write],
-    errorDescription: `${name} changes data and needs the parts:write scope: authorize again with it`,
-  };
-};

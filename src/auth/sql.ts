@@ -1,9 +1,9 @@
 // The two SQL back ends of the store, behind one small interface: PostgreSQL through the `pg`
 // driver (shared by replicas) and PGlite, PostgreSQL compiled to WebAssembly, persisting to a
-// data directory (one machine). Both run the same statements. The drivers are bundled with the
-// rest of the oauth mode (scripts/build.mjs), which loads only in that mode.
+// data directory (one machine). Both run the same statements. `pg` is bundled with the rest of
+// the oauth mode (scripts/build.mjs), which loads only in that mode; PGlite (15 MB of WebAssembly)
+// is an optional package, loaded only when the oauth mode runs without PostgreSQL.
 import { mkdirSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { ConfigError } from "../config";
 
@@ -41,17 +41,14 @@ export async function openPostgres(url: string): Promise<Sql> {
   };
 }
 
+/** The package of the embedded store, installed beside parts-mcp by who wants it. */
+const PGLITE = "@electric-sql/pglite";
+
 export async function openEmbedded(dataDir: string): Promise<Sql> {
+  const { PGlite } = await loadPGlite();
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = await PGlite.create(dataDir).catch((error: NodeJS.ErrnoException) => {
-    // The container image leaves PGlite's WebAssembly out (it would pass 100 MB): a fleet shares PostgreSQL.
-    if (error.code !== "ENOENT") throw error;
-    throw new ConfigError(
-      (n) =>
-        `The embedded store is not in this build (the container image leaves it out): set ${n("PARTS_MCP_DATABASE_URL")} to a PostgreSQL database.`,
-      "PARTS_MCP_DATABASE_URL",
-    );
-  });
+  const db = await PGlite.create(dataDir);
+
   return {
     kind: "embedded",
     async query<Row>(text: string, params: unknown[] = []) {
@@ -61,4 +58,19 @@ export async function openEmbedded(dataDir: string): Promise<Sql> {
     exclusively: (_lockId, fn) => fn(),
     close: () => db.close(),
   };
+}
+
+/** PGlite, or a ConfigError naming what to install (or to set instead) when it is not installed. */
+async function loadPGlite(): Promise<typeof import("@electric-sql/pglite")> {
+  try {
+    return await import("@electric-sql/pglite");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "MODULE_NOT_FOUND" && code !== "ERR_MODULE_NOT_FOUND") throw error;
+    throw new ConfigError(
+      (n) =>
+        `The oauth mode's embedded store needs the optional package ${PGLITE}: run npm install ${PGLITE} beside parts-mcp, or set ${n("PARTS_MCP_DATABASE_URL")} to a PostgreSQL database.`,
+      "PARTS_MCP_DATABASE_URL",
+    );
+  }
 }

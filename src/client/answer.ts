@@ -1,9 +1,7 @@
-// What a 2xx answer becomes: the endpoint's record, parsed with its zod schema (by the schema's
-// compiled reader, src/api/reader.ts, when the answer fits; redacted when it quotes the token or a
-// secret of the request), or a PartsApiError when the body is not that record: not JSON, an
+// What a 2xx answer becomes: the endpoint's record, parsed with its zod schema (redacted when it
+// quotes the token or a secret of the request), or a PartsApiError when the body is not that record: not JSON, an
 // encoding nobody asked for, the API's error shape, or a shape the schema rejects.
 import { type EndpointName, endpoints } from "../api/endpoints";
-import { NOT_READ, readRecord } from "../api/reader";
 import { redact, type SecretSet } from "../text/redact";
 import { contractError, contractIssues, errorFromErrorShape, type RequestContext } from "./errors";
 import type { RawResponse } from "./transport";
@@ -33,9 +31,7 @@ export function parseAnswer(
   } catch {
     throw notJson();
   }
-  const schema = endpoints[name].response;
-  const read = readRecord(schema, data);
-  const result = read === NOT_READ ? schema.safeParse(data) : { success: true as const, data: read };
+  const result = endpoints[name].response.safeParse(data);
   if (result.success) {
     // An answer that quotes the token (or a secret of the request) has it redacted, in any form.
     const redacted = redactResult || ctx.secrets.foundIn(facts.body);

@@ -5,7 +5,7 @@
 // Redirects are never followed, and undici's own retry is not used: there is exactly one retry
 // layer, here.
 import { LRUCache } from "lru-cache";
-import type { Pool } from "undici";
+import { Pool } from "undici";
 import { type EndpointName, endpoints, expandPath } from "../api/endpoints";
 import { entriesAtMost } from "../data/bounded-cache";
 import type { Logger } from "../log/logger";
@@ -68,10 +68,8 @@ interface Prepared {
 }
 
 export class PartsApiClient {
-  /** undici's pool, opened by the first request (./pool.ts says why), never after close(). */
-  private pool: Pool | undefined;
-  private opening: Promise<Pool> | undefined;
-  private readonly connections: number;
+  /** undici's pool for the API's origin: keep-alive (its default), no retry or redirect interceptor. */
+  private readonly pool: Pool;
   private readonly origin: string;
   private readonly basePath: string;
   private readonly token: string;
@@ -107,7 +105,7 @@ export class PartsApiClient {
     this.logger = options.logger;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.limits = { attemptTimeoutMs: options.attemptTimeoutMs, maxResponseBytes: options.maxResponseBytes };
-    this.connections = options.connections ?? 16;
+    this.pool = new Pool(this.origin, { connections: options.connections ?? 16 });
   }
 
   /** Calls one endpoint and returns its response, parsed with the endpoint's schema. */
@@ -140,8 +138,7 @@ export class PartsApiClient {
    */
   close(): Promise<void> {
     this.closed ??= (async () => {
-      const pool = await this.opening?.catch(() => undefined);
-      if (!pool) return; // never opened: nothing in flight, and openPool() now refuses
+      const pool = this.pool;
       const cutOff = setTimeout(() => {
         pool.destroy().catch(() => {});
       }, CLOSE_GRACE_MS);
@@ -155,25 +152,6 @@ export class PartsApiClient {
       }
     })();
     return this.closed;
-  }
-
-  /** The pool, opened on first use; a failure as undici's own on a pool closed before any request. */
-  private openPool(): Promise<Pool> {
-    if (this.closed && !this.opening) {
-      const closed = Object.assign(new Error("the client is closed"), { code: "UND_ERR_CLOSED" });
-      return Promise.reject(new AttemptFailure("network", false, closed));
-    }
-    this.opening ??= import("./pool").then(
-      ({ openPool }) => {
-        this.pool = openPool(this.origin, this.connections);
-        return this.pool;
-      },
-      (error: unknown) => {
-        this.opening = undefined; // a later request tries again
-        throw error;
-      },
-    );
-    return this.opening;
   }
 
   private prepare<N extends EndpointName>(
@@ -242,13 +220,6 @@ export class PartsApiClient {
     let sent = false;
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw cancelledError(ctx, attempt - 1, sent);
-      let pool: Pool;
-      try {
-        pool = this.pool ?? (await this.openPool());
-      } catch (failure) {
-        if (!(failure instanceof AttemptFailure)) throw failure;
-        throw errorFromFailure(ctx, failure, attempt, sent, this.limits);
-      }
       const remaining = deadline.remaining();
       if (remaining <= 0) throw deadlineError(ctx, attempt - 1, sent, Date.now() - startedAt);
       const limitedByDeadline = remaining <= this.attemptTimeoutMs;
@@ -270,7 +241,7 @@ export class PartsApiClient {
       let retryAfterMs: number | undefined;
       try {
         const response = await sendAttempt(
-          pool,
+          this.pool,
           traced?.request ?? request,
           this.maxResponseBytes,
           limitedByDeadline ? remaining : this.attemptTimeoutMs,

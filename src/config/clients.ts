@@ -17,8 +17,6 @@ type ClientName = (typeof CLIENTS)[number];
 
 const SERVER_NAME = "parts-mcp";
 const TOKEN_PLACEHOLDER = "<your personal access token>";
-/** glibc keeps fewer malloc arenas: 2.5 MiB less idle RSS (docs/performance.md); ignored elsewhere. */
-const ALLOCATOR_ENV = { MALLOC_ARENA_MAX: "2" } as const;
 const DEFAULT_LOCAL_URL = "http://127.0.0.1:8788/mcp";
 
 export const CONFIG_COMMAND: Command = {
@@ -82,7 +80,7 @@ function localStart(
     : { command: process.execPath, args: [launcherPath(), ...flags.args] };
   return {
     ...start,
-    env: { [ENV.environment]: api.environment, ...Object.fromEntries(settings), ...ALLOCATOR_ENV },
+    env: { [ENV.environment]: api.environment, ...Object.fromEntries(settings) },
     needsToken: api.environment !== "local" || api.token !== undefined,
   };
 }

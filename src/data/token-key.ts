@@ -1,8 +1,9 @@
 // The one per-token key: caches that keep each token's share apart (the reference cache, the
 // records each token has been shown) key it by a digest of the token, never by the token, so
 // the token cannot be read back from a key.
+
+import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import { createHash } from "../lazy-crypto";
 import { entriesAtMost } from "./bounded-cache";
 
 const keys = new LRUCache<string, string>(entriesAtMost(10_000));

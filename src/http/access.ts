@@ -2,11 +2,11 @@
 // read: the Host and Origin checks against DNS rebinding, and the access control of
 // PARTS_MCP_AUTH (shared access keys, per-user API tokens, or both).
 
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { isIP } from "node:net";
 import { validateHostHeader } from "@modelcontextprotocol/server";
 import { type AccessConfig, type HttpConfig, isWildcardHost } from "../config";
-import { createHash, timingSafeEqual } from "../lazy-crypto";
 import { bracketHost } from "../net/hosts";
 
 const TOKEN_HEADER = "x-parts-api-token";

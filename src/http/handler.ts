@@ -3,7 +3,8 @@
 // site (403), a method other than POST (405), no or wrong credentials (401). What passes goes to
 // the SDK's per-request handler (`createMcpHandler`), which serves both protocol eras statelessly
 // (2025 requests without a session id, 2026-07-28 requests with their `_meta` envelope) and takes
-// a server for the request, with its upstream token, from the pool (server-pool.ts). The body is
+// a new server for each request, bound to its upstream token, as the SDK documents for stateless
+// serving (building one is cheap: the catalogue and its schemas are built once). The body is
 // read and parsed here (size, type, JSON), so that the message guard shared with stdio sees it
 // before the SDK does; a protocol version header that disagrees with the body in a way known
 // hosts send is set from the body first (era.ts).
@@ -12,17 +13,12 @@ import type { Socket } from "node:net";
 import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import type { Logger } from "../log/logger";
 import { refusalFor } from "../mcp/message-guard";
-import { runsSettled } from "../mcp/run-tool";
 import { telemetry } from "../telemetry";
 import type { AccessControl, OriginGuard } from "./access";
 import { BodyTooLarge, readBody } from "./body";
 import { BUSY_MESSAGE } from "./connections";
 import { EraReconciler } from "./era";
 import { respond, rpcError } from "./respond";
-import { ServerPool } from "./server-pool";
-
-/** How long an idle server instance is kept for its token's next request. */
-const POOL_IDLE_MS = 60_000;
 
 /** What the `oauth` mode adds (src/auth/): its own routes, and who calls /mcp. */
 export interface OAuthHooks {
@@ -34,6 +30,8 @@ export interface OAuthHooks {
     | { ok: false; status: number; headers: Record<string, string>; body: string }
   >;
   health(): Promise<{ store: string; ok: boolean }>;
+  /** The HTTP answer (403 step-up) when the caller's scopes do not cover this message, or undefined. */
+  scopeChallenge(message: unknown, authInfo: AuthInfo): Response | undefined;
 }
 
 export const MCP_PATH = "/mcp";
@@ -61,7 +59,6 @@ export class McpHttpHandler {
   readonly #options: HandlerOptions;
   readonly #fetch: ReturnType<typeof createMcpHandler>["fetch"];
   readonly #onerror: (error: Error) => void;
-  readonly #pool: ServerPool;
   readonly #era: EraReconciler;
   #draining = false;
   #inFlight = 0;
@@ -73,14 +70,7 @@ export class McpHttpHandler {
     this.#options = options;
     this.#era = new EraReconciler(options.logger);
     const onerror = (error: Error) => options.logger.debug("MCP request refused", { error: error.message });
-    // As many idle instances as requests may be in flight: what a burst built, the next reuses.
-    this.#pool = new ServerPool({
-      build: options.createServer,
-      maxIdle: options.maxInFlight,
-      idleMs: POOL_IDLE_MS,
-      settled: runsSettled,
-    });
-    const mcp = createMcpHandler(({ authInfo, era }) => this.#pool.take(authInfo?.token, era), {
+    const mcp = createMcpHandler(({ authInfo }) => options.createServer(authInfo?.token), {
       legacy: "stateless",
       onerror,
     });
@@ -102,7 +92,6 @@ export class McpHttpHandler {
    */
   drain(): Promise<void> {
     this.#draining = true;
-    this.#pool.clear();
     for (const req of this.#receiving) req.socket.destroy();
     if (this.#inFlight === 0) return Promise.resolve();
     return new Promise((resolve) => {
@@ -185,6 +174,8 @@ export class McpHttpHandler {
           send(res, 200, JSON.stringify(refusal));
           return;
         }
+        const challenge = auth && oauth?.scopeChallenge(message, auth);
+        if (challenge) return sendResponse(res, challenge);
         this.#era.apply(req.headers, message);
         return respond(this.#fetch, req, res, message, auth, this.#onerror);
       })
@@ -312,6 +303,12 @@ interface Failure {
   status: number;
   message: string;
   headers?: Record<string, string>;
+}
+
+/** A web `Response` built by the SDK's helpers (a scope challenge), written as it is. */
+async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers = Object.fromEntries(response.headers);
+  send(res, response.status, await response.text(), headers);
 }
 
 function send(res: ServerResponse, status: number, body: string, headers?: Record<string, string>): void {

@@ -4,11 +4,9 @@
 // bound to its upstream token (the server's own, or the client's X-Parts-Api-Token).
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { McpServer } from "@modelcontextprotocol/server";
 import { openRuntime, type ServingConfig } from "../app/runtime";
 import { checkPersonalToken } from "../app/upstream-check";
 import { VERSION } from "../app/version";
-import { describeCodeCache } from "../code-cache";
 import { ConfigError, HTTP_ENV, type HttpConfig, isLoopbackHost, type LimitsConfig } from "../config";
 import type { ConfirmSecrets } from "../confirm/state";
 import type { Logger } from "../log/logger";
@@ -16,7 +14,6 @@ import type { ServerOptions } from "../mcp/scope";
 import { createServer } from "../mcp/server";
 import { explainListenError, urlHost } from "../net/hosts";
 import { telemetry } from "../telemetry";
-import { preferThroughput } from "../v8-flags";
 import { AccessControl, OriginGuard } from "./access";
 import { ConnectionCap } from "./connections";
 import { MCP_PATH, McpHttpHandler, type OAuthHooks } from "./handler";
@@ -32,7 +29,7 @@ type HttpServerOptions = Omit<ServerOptions, "token" | "mode"> & {
   http: HttpConfig;
   limits: LimitsConfig;
   /** The `oauth` mode's gate (src/auth/), loaded only in that mode. */
-  oauth?: OAuthHooks & { prepare(server: McpServer): void; confirmations: ConfirmSecrets };
+  oauth?: OAuthHooks & { confirmations: ConfirmSecrets };
 };
 
 /**
@@ -65,15 +62,12 @@ async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpS
     crowded: (socket) => cap.crowded(socket),
     guard: new OriginGuard(http),
     access: new AccessControl(http.access),
-    createServer: (token) => {
-      const server = createServer({
+    createServer: (token) =>
+      createServer({
         ...serverOptions,
         ...(token === undefined ? { mode: "http" } : { token, mode: "http-per-user" }),
         wireGates: true,
-      });
-      oauth?.prepare(server);
-      return server;
-    },
+      }),
     maxBodyBytes: http.maxBodyBytes,
     maxInFlight: limits.maxInFlight,
     logger: options.logger,
@@ -156,7 +150,6 @@ export interface HttpRunOptions extends ServingConfig {
 
 /** The `parts-mcp --http` process: serves until SIGTERM or SIGINT, then drains and exits. */
 export async function runHttpServer(options: HttpRunOptions): Promise<void> {
-  preferThroughput();
   const { api, http, limits, catalogue } = options;
   const perUser = http.access.perUser || http.access.oauth !== undefined;
   // With per-user or oauth access there is no server token to check at start.
@@ -210,7 +203,6 @@ export async function runHttpServer(options: HttpRunOptions): Promise<void> {
     ...(upstream.connection.embedded && { note: "embedded sample API" }),
     tools: catalogue.tools.map((tool) => tool.name),
     access: new AccessControl(http.access).mode,
-    codeCache: describeCodeCache(),
   });
 }
 

@@ -35,6 +35,23 @@ function quoted(value: unknown): string {
   );
 }
 
+// The arguments' schemas that depend on no request, built once for every server instance (HTTP
+// builds one per request). Completable inside, optional outside: the SDK looks for the completer
+// under `.optional()`. Only the completers that read a caller's own records are made per instance.
+const materialTypeArg = completable(MaterialType.describe(`One of: ${MATERIAL_TYPES.join(", ")}`), (value) =>
+  complete(value ?? "", () => [...MATERIAL_TYPES]),
+).optional();
+const draftPartArgs = z.object({
+  description: z.string().min(1).max(DESCRIPTION_CHARS).describe("What the part is and what it must do"),
+  materialType: materialTypeArg,
+});
+const needArg = z
+  .string()
+  .max(NEED_CHARS)
+  .optional()
+  .describe("What the standard is for, e.g. 'tensile testing of printed Ti-6Al-4V'");
+const governingBodyArg = z.string().max(GOVERNING_BODY_CHARS);
+
 /**
  * Each prompt reaches the data of certain tools, so it is offered only when they are selected:
  * tool selection limits everything the server serves.
@@ -52,10 +69,6 @@ export function registerPrompts(server: McpServer, scope: RequestScope): Readonl
     Object.keys(PROMPT_TOOLS).filter((name) => PROMPT_TOOLS[name]?.every((tool) => catalogue.has(tool))),
   );
   const canCreate = catalogue.has("create_part");
-  // Completable inside, optional outside: the SDK looks for the completer under `.optional()`.
-  const materialType = completable(MaterialType.describe(`One of: ${MATERIAL_TYPES.join(", ")}`), (value) =>
-    complete(value ?? "", () => [...MATERIAL_TYPES]),
-  ).optional();
 
   if (offered.has("draft_part"))
     server.registerPrompt(
@@ -64,14 +77,7 @@ export function registerPrompts(server: McpServer, scope: RequestScope): Readonl
         title: "Draft a new part",
         description:
           "Walks from a plain description of a part through process, material, standards and criticalities to a create_part call.",
-        argsSchema: {
-          description: z
-            .string()
-            .min(1)
-            .max(DESCRIPTION_CHARS)
-            .describe("What the part is and what it must do"),
-          materialType,
-        },
+        argsSchema: draftPartArgs,
       },
       async ({ description, materialType }, ctx) => {
         const call = scope.callOptions(ctx);
@@ -161,19 +167,13 @@ export function registerPrompts(server: McpServer, scope: RequestScope): Readonl
         title: "Find a standard",
         description: "Finds the standards that apply, for a material type or a governing body.",
         argsSchema: {
-          need: z
-            .string()
-            .max(NEED_CHARS)
-            .optional()
-            .describe("What the standard is for, e.g. 'tensile testing of printed Ti-6Al-4V'"),
-          materialType,
-          governingBody: completable(
-            z.string().max(GOVERNING_BODY_CHARS).describe('e.g. "ASTM", "ISO"'),
-            (value) =>
-              complete(value ?? "", async () => {
-                const standards = await reference.standards({}, scope.callOptions()).catch(() => []);
-                return [...new Set(standards.flatMap((s) => (s.governingBody ? [s.governingBody] : [])))];
-              }),
+          need: needArg,
+          materialType: materialTypeArg,
+          governingBody: completable(governingBodyArg.describe('e.g. "ASTM", "ISO"'), (value) =>
+            complete(value ?? "", async () => {
+              const standards = await reference.standards({}, scope.callOptions()).catch(() => []);
+              return [...new Set(standards.flatMap((s) => (s.governingBody ? [s.governingBody] : [])))];
+            }),
           ).optional(),
         },
       },

@@ -8,16 +8,17 @@ import {
   type McpServer,
   ProtocolError,
   ProtocolErrorCode,
-  type ReadResourceRequest,
   type ReadResourceResult,
   ResourceNotFoundError,
   ResourceTemplate,
   type ServerContext,
+  UriTemplate,
 } from "@modelcontextprotocol/server";
 import { KINDS, type KnownKind, resourceUri } from "../api/kinds";
 import { rankRecords } from "../search";
 import { editDistance } from "../search/match";
 import { escapeInvisible } from "../text/gate";
+import type { Readable } from "./resource-reads";
 import type { RequestScope } from "./scope";
 
 const MIME = "application/json";
@@ -98,14 +99,23 @@ const TEMPLATES: readonly TemplateSpec[] = [
   },
 ];
 
-/** Registers the records' resources; returns their addresses (`parts://standards`, `parts://parts/{id}`…). */
-export function registerResources(server: McpServer, scope: RequestScope): string[] {
+/** Each template's address, parsed once for every server instance (HTTP builds one per request). */
+const PARSED = Object.fromEntries(
+  TEMPLATES.map((spec) => {
+    const { collection, key } = KINDS[spec.kind];
+    const address = `parts://${collection}/{${key}}`;
+    return [spec.kind, { address, uriTemplate: new UriTemplate(address) }];
+  }),
+) as Record<KnownKind, { address: string; uriTemplate: UriTemplate }>;
+
+/** Registers the records' resources; returns them with their addresses (`parts://standards`, `parts://parts/{id}`…). */
+export function registerResources(server: McpServer, scope: RequestScope): Readable[] {
   const { reference, catalogue } = scope;
-  const addresses: string[] = [];
+  const readables: Readable[] = [];
   const referenceHint: CacheHint = { ttlMs: scope.cacheTtlMs, cacheScope: "private" };
 
   if (catalogue.has("list_standards")) {
-    server.registerResource(
+    const registered = server.registerResource(
       "standards",
       "parts://standards",
       {
@@ -116,16 +126,15 @@ export function registerResources(server: McpServer, scope: RequestScope): strin
       },
       async (uri, ctx) => json(uri.href, await readThrough(scope, "list_standards", {}, uri.href, ctx)),
     );
-    addresses.push("parts://standards");
+    readables.push({ address: "parts://standards", registered });
   }
 
   for (const spec of TEMPLATES) {
     const entry = catalogue.get(spec.tool);
     if (!entry) continue;
-    const { collection, key: variable } = KINDS[spec.kind];
-    const address = `parts://${collection}/{${variable}}`;
-    addresses.push(address);
-    const template = new ResourceTemplate(address, {
+    const variable = KINDS[spec.kind].key;
+    const { address, uriTemplate } = PARSED[spec.kind];
+    const template = new ResourceTemplate(uriTemplate, {
       list:
         spec.kind === "standard" && catalogue.has("list_standards")
           ? async (ctx) => ({
@@ -139,7 +148,7 @@ export function registerResources(server: McpServer, scope: RequestScope): strin
           : undefined,
       complete: { [variable]: (value: string) => complete(value, () => known(spec.kind)) },
     });
-    server.registerResource(
+    const registered = server.registerResource(
       spec.kind,
       template,
       {
@@ -160,9 +169,10 @@ export function registerResources(server: McpServer, scope: RequestScope): strin
         return json(uri.href, record);
       },
     );
+    readables.push({ address, registered });
   }
 
-  return addresses;
+  return readables;
 
   async function known(kind: KnownKind): Promise<string[]> {
     const call = scope.callOptions();
@@ -174,36 +184,6 @@ export function registerResources(server: McpServer, scope: RequestScope): strin
   }
 }
 
-type ReadHandler = (request: ReadResourceRequest, ctx: ServerContext) => Promise<ReadResourceResult>;
-
-/**
- * The SDK answers a URI that matches no resource and no template with a bare "Resource not found:
- * <uri>", and its resources/read handler has no hook for that case. This wraps the handler it
- * registered (through `_getRequestHandler`, the accessor the SDK keeps for re-dispatching to a
- * stored handler) so that the answer also says which addresses exist and which one was meant.
- * Call it after every resource is registered.
- */
-export function explainUnknownAddresses(server: McpServer, addresses: readonly string[]): void {
-  const protocol = server.server as unknown as {
-    _getRequestHandler?(method: string): ReadHandler | undefined;
-  };
-  const registered = protocol._getRequestHandler?.("resources/read");
-  if (!registered) return;
-  server.server.setRequestHandler("resources/read", async (request, ctx) => {
-    try {
-      return await registered(request, ctx);
-    } catch (error) {
-      if (
-        error instanceof ResourceNotFoundError &&
-        error.message === new ResourceNotFoundError(error.uri).message
-      ) {
-        throw new ResourceNotFoundError(error.uri, unknownAddress(error.uri, addresses));
-      }
-      throw error;
-    }
-  });
-}
-
 /** A URI longer than this is shown cut short, and gets no suggestion. */
 const SHOWN_URI_CHARS = 200;
 
@@ -212,7 +192,7 @@ const shown = (text: string) =>
   escapeInvisible(text.length > SHOWN_URI_CHARS ? `${text.slice(0, SHOWN_URI_CHARS)}…` : text);
 
 /** What a URI matching no address gets: the addresses there are, and the closest to what was asked. */
-function unknownAddress(uri: string, addresses: readonly string[]): string {
+export function unknownAddress(uri: string, addresses: readonly string[]): string {
   const lines = [
     `No resource has the address ${shown(uri)}. Addresses: ${addresses.join(", ")} (resources/list and resources/templates/list describe them).`,
   ];

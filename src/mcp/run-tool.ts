@@ -14,43 +14,15 @@ import type { ToolContext, ToolDefinition } from "../../tools/define";
 import { resourceUri } from "../api/kinds";
 import { type CallOptions, PartsApiError } from "../client";
 import { type ConfirmStep, confirmWrite } from "../confirm/step";
-import { collectWhenIdle } from "../idle-gc";
 import { SearchRefusal } from "../search";
 import type { CatalogueEntry } from "./catalogue";
 import { echoableProgressToken } from "./message-guard";
 import { gate, invalidArgumentsMessage } from "./messages";
 import type { RequestScope, ServerOptions, ToolOutcome } from "./scope";
 
-/** Tool runs of each instance not yet returned, and who waits for them all to have returned. */
-const running = new WeakMap<McpServer, { count: number; waiting: (() => void)[] }>();
-
-/**
- * Resolves once every tool run of `server` has returned: a run whose request ended (its client
- * gone) may still be unwinding, and must not notify a later request served by the same instance
- * (src/http/server-pool.ts waits for this before it keeps an instance).
- */
-export function runsSettled(server: McpServer): Promise<void> {
-  const state = running.get(server);
-  if (!state || state.count === 0) return Promise.resolve();
-  return new Promise((resolve) => state.waiting.push(resolve));
-}
-
-/** The `run` of `server`'s scope: one tool run, counted until it returns (see runsSettled). */
-export function toolRunner(
-  server: McpServer,
-  options: ServerOptions,
-  scope: Omit<RequestScope, "run">,
-): RequestScope["run"] {
-  const runs = { count: 0, waiting: [] as (() => void)[] };
-  running.set(server, runs);
-  return async (entry, args, ctx) => {
-    runs.count++;
-    try {
-      return await runTool(options, scope, entry, args, ctx);
-    } finally {
-      if (--runs.count === 0) for (const settled of runs.waiting.splice(0)) settled();
-    }
-  };
+/** The `run` of a server's scope: one tool run. */
+export function toolRunner(options: ServerOptions, scope: Omit<RequestScope, "run">): RequestScope["run"] {
+  return (entry, args, ctx) => runTool(options, scope, entry, args, ctx);
 }
 
 async function runTool(
@@ -60,7 +32,6 @@ async function runTool(
   args: unknown,
   ctx: ServerContext,
 ): Promise<ToolOutcome> {
-  collectWhenIdle();
   const parsed = input.safeParse(args ?? {});
   if (!parsed.success) {
     return { ok: false, invalid: true, message: invalidArgumentsMessage(tool.name, parsed.error, input) };

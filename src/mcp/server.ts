@@ -12,7 +12,8 @@ import { gateServer } from "../text/gate";
 import type { Catalogue } from "./catalogue";
 import { ICONS } from "./icons";
 import { registerPrompts } from "./prompts";
-import { explainUnknownAddresses, registerResources } from "./resources";
+import { answerResourceReads } from "./resource-reads";
+import { registerResources, unknownAddress } from "./resources";
 import { registerTools, toolRunner } from "./run-tool";
 import { type Connection, createScope, type RequestScope, type ServerOptions } from "./scope";
 import { registerViews } from "./views";
@@ -43,7 +44,7 @@ export function createServer(options: ServerOptions): McpServer {
         completions: {},
         logging: {},
       },
-      instructions: instructions(options.connection, options.catalogue),
+      instructions: instructionsFor(options.connection, options.catalogue),
       cacheHints: {
         "tools/list": STATIC_LIST,
         "prompts/list": STATIC_LIST,
@@ -58,17 +59,29 @@ export function createServer(options: ServerOptions): McpServer {
   // as text on our own wires.
   if (!options.wireGates) gateServer(server);
   const base = createScope(options);
-  const scope: RequestScope = { ...base, run: toolRunner(server, options, base) };
+  const scope: RequestScope = { ...base, run: toolRunner(options, base) };
   registerTools(server, scope, confirm);
-  const addresses = registerResources(server, scope);
-  if (options.catalogue.views) addresses.push(registerViews(server));
-  explainUnknownAddresses(server, addresses);
+  const readables = registerResources(server, scope);
+  if (options.catalogue.views) readables.push(registerViews(server));
+  const addresses = readables.map(({ address }) => address);
+  answerResourceReads(server, readables, (uri) => unknownAddress(uri, addresses));
   const prompts = registerPrompts(server, scope);
   telemetry.instrument(server, options.mode === "stdio" ? "pipe" : "tcp", {
     tool: (name) => options.catalogue.has(name),
     prompt: (name) => prompts.has(name),
   });
   return server;
+}
+
+/** The instructions of each connection and catalogue, written once (HTTP builds a server per request). */
+const written = new WeakMap<Connection, WeakMap<Catalogue, string>>();
+
+function instructionsFor(connection: Connection, catalogue: Catalogue): string {
+  const byCatalogue = written.get(connection) ?? new WeakMap<Catalogue, string>();
+  written.set(connection, byCatalogue);
+  const text = byCatalogue.get(catalogue) ?? instructions(connection, catalogue);
+  byCatalogue.set(catalogue, text);
+  return text;
 }
 
 function instructions(connection: Connection, tools: Pick<Catalogue, "has">): string {

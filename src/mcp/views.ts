@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import type { CacheHint, McpServer } from "@modelcontextprotocol/server";
 import { VERSION } from "../app/version";
+import type { Readable } from "./resource-reads";
 
 /** The tools whose results have a view, all the same document. */
 export const VIEW_TOOLS: readonly string[] = [
@@ -42,9 +43,9 @@ export function viewMetaFor(toolName: string): Record<string, unknown> | undefin
   return { ui: { resourceUri: VIEW_URI } };
 }
 
-/** Registers the views' `ui://` resource on one server instance; returns its address. */
-export function registerViews(server: McpServer): string {
-  server.registerResource(
+/** Registers the views' `ui://` resource on one server instance; returns it with its address. */
+export function registerViews(server: McpServer): Readable {
+  const registered = server.registerResource(
     "parts-view",
     VIEW_URI,
     {
@@ -59,10 +60,10 @@ export function registerViews(server: McpServer): string {
       contents: [{ uri: VIEW_URI, mimeType: RESOURCE_MIME_TYPE, text: viewDocument(), _meta: VIEW_META }],
     }),
   );
-  return VIEW_URI;
+  return { address: VIEW_URI, registered };
 }
 
-/** Where the built document is: beside the bundle (dist/parts-mcp.bundle.js), or in dist/ from source. */
+/** Where the built document is: beside the bundle (dist/parts-mcp.js), or in dist/ from source. */
 const DOCUMENT_CANDIDATES = ["./ui/parts-view.html", "../../dist/ui/parts-view.html"].map((path) =>
   fileURLToPath(new URL(path, import.meta.url)),
 );

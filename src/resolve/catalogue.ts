@@ -4,9 +4,10 @@
 // no part has: the service then reads as far as one call may and says whether it reached the end,
 // with a cursor that continues the reading on any server process. A resolve_parts cursor is that
 // cursor bound to the list it was given for.
+
+import { createHash } from "node:crypto";
 import type { PART_VIEWS } from "../api/schemas";
 import type { CallOptions } from "../client";
-import { createHash } from "../lazy-crypto";
 import { MAX_CURSOR_LENGTH, type PartSearch, SearchRefusal } from "../search";
 
 type Progress = (done: number, total?: number, message?: string) => void;

@@ -7,7 +7,7 @@
 //
 // Layout (21 bytes, base64url): version 3 · position as uint32 big-endian · the matches before it
 // as uint32 big-endian (so that any process counts the same) · 12 bytes of digest.
-import { createHash, timingSafeEqual } from "../lazy-crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { SearchRefusal } from "./errors";
 import { MAX_POSITION } from "./part-index";
 

@@ -124,13 +124,19 @@ function said(reasons: string[], args: PartSearchArgs, complete: boolean): strin
   return `Nothing found: ${reasons.join("; ")}.${widen} ${more}`;
 }
 
+/** How long a code-like word must be before a code one edit from it is named. */
+const MIN_NEAR_CODE_CHARS = 4;
+
 /** Known record codes one character from a code-like word of the text ("in719" → IN718 (Inconel 718)), at most three. */
 function nearCodes(word: string, known: Known): string[] {
-  if (!/\d/.test(word)) return [];
+  // One edit turns any short word into another ("m6" into the "mg" of AlSi10Mg): too short to name.
+  if (!/\d/.test(word) || word.length < MIN_NEAR_CODE_CHARS) return [];
   const found: string[] = [];
   for (const kind of ["material", "process", "standard", "criticality"] as const) {
     for (const record of known[kind] as { code: string; name: string }[]) {
-      const terms = [compact(record.code), ...termsOf(record.code)];
+      const terms = [compact(record.code), ...termsOf(record.code)].filter(
+        (term) => term.length >= MIN_NEAR_CODE_CHARS,
+      );
       if (terms.some((term) => term !== word && editDistance(word, term, 1) <= 1)) {
         found.push(`${kind} ${record.code} (${record.name})`);
         if (found.length === 3) return found;

@@ -7,9 +7,9 @@
 // kept. Losing one costs requests, never a wrong answer: a search holds on to the index it works
 // with, and a cursor carries its position.
 
+import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { PART_VIEWS } from "../api/schemas";
-import { createHash } from "../lazy-crypto";
 import { PartIndex } from "./part-index";
 
 type PartView = (typeof PART_VIEWS)[number];

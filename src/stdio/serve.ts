@@ -6,7 +6,6 @@
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { openRuntime, type ServingConfig } from "../app/runtime";
 import { VERSION } from "../app/version";
-import { describeCodeCache } from "../code-cache";
 import { createServer } from "../mcp/server";
 import { StdioWire } from "./wire";
 
@@ -61,6 +60,5 @@ export async function runStdioServer(serving: ServingConfig): Promise<void> {
     baseUrl: upstream.connection.baseUrl,
     ...(upstream.connection.embedded && { note: "embedded sample API" }),
     tools: catalogue.tools.map((tool) => tool.name),
-    codeCache: describeCodeCache(),
   });
 }

@@ -1,6 +1,8 @@
 // Telemetry hooks: what the server, the API client, the HTTP layer, the reference cache and the logger call, no-ops until startTelemetry loads OpenTelemetry (./otel.ts, through its one dynamic import) because an OTLP endpoint or a metrics port is set.
+import { Server } from "@modelcontextprotocol/server";
 import { ConfigError } from "../config/errors";
 import { TELEMETRY_ENV, type TelemetryConfig } from "../config/telemetry";
+import type { HandlerOwner } from "./otel";
 import type { RunningTelemetry, Telemetry, TelemetrySources } from "./types";
 
 export type { RunningTelemetry, Telemetry, TelemetrySources } from "./types";
@@ -24,13 +26,17 @@ export async function startTelemetry(
 ): Promise<RunningTelemetry | undefined> {
   if (!settings) return undefined;
   const { openTelemetry } = await import("./otel");
-  const { hooks, running } = await openTelemetry(settings, sources).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL") throw error;
-    throw new ConfigError(
-      `Cannot serve /metrics on ${settings.metricsHost}:${settings.metricsPort} (${error.code}): choose another port with ${TELEMETRY_ENV.metricsPort} or another address with ${TELEMETRY_ENV.metricsHost}.`,
-      TELEMETRY_ENV.metricsPort,
-    );
-  });
+  // The Server class of this bundle (the telemetry part is a bundle of its own, with its own copy).
+  const { hooks, running } = await openTelemetry(settings, sources, Server as unknown as HandlerOwner).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL")
+        throw error;
+      throw new ConfigError(
+        `Cannot serve /metrics on ${settings.metricsHost}:${settings.metricsPort} (${error.code}): choose another port with ${TELEMETRY_ENV.metricsPort} or another address with ${TELEMETRY_ENV.metricsHost}.`,
+        TELEMETRY_ENV.metricsPort,
+      );
+    },
+  );
   Object.assign(telemetry, hooks);
   return running;
 }

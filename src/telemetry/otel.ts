@@ -48,6 +48,11 @@ type Handler = (
   request: { method: string; params?: Record<string, unknown> },
   ctx: HandlerContext,
 ) => unknown;
+/** The SDK's Server class as the server's bundle has it (its prototype is where handlers are set). */
+export interface HandlerOwner {
+  prototype: { setRequestHandler(method: string, ...rest: unknown[]): void };
+}
+
 interface HandlerContext {
   sessionId?: string;
   mcpReq?: { id?: string | number; envelope?: Record<string, unknown> };
@@ -57,6 +62,7 @@ interface HandlerContext {
 export async function openTelemetry(
   settings: TelemetryConfig,
   sources: TelemetrySources,
+  serverClass: HandlerOwner,
 ): Promise<{ hooks: Telemetry; running: RunningTelemetry }> {
   const resource = resourceFromAttributes({
     "service.name": "parts-mcp",
@@ -250,13 +256,25 @@ export async function openTelemetry(
     };
   };
 
+  // The SDK has no public hook around its request handlers, and the servers set theirs as they are
+  // built (some in the SDK's constructors): from here on, every handler any Server sets is wrapped
+  // by its public setRequestHandler, and traced when its server was instrumented.
+  const instrumented = new WeakMap<object, { transport: NetworkTransport; served: ServedNames }>();
+  const set = serverClass.prototype.setRequestHandler;
+  serverClass.prototype.setRequestHandler = function (this: object, method: string, ...rest: unknown[]) {
+    const handler = rest[0];
+    if (rest.length !== 1 || typeof handler !== "function") return set.call(this, method, ...rest);
+    return set.call(this, method, (request: Parameters<Handler>[0], ctx: HandlerContext) => {
+      const how = instrumented.get(this);
+      return how
+        ? traced(method, handler as Handler, how.transport, how.served)(request, ctx)
+        : (handler as Handler)(request, ctx);
+    });
+  };
+
   const hooks: Telemetry = {
     instrument(server, transport, served) {
-      const handlers = (server.server as unknown as { _requestHandlers: Map<string, Handler> })
-        ._requestHandlers;
-      for (const [method, handler] of handlers) {
-        handlers.set(method, traced(method, handler, transport, served));
-      }
+      instrumented.set(server.server, { transport, served });
     },
     attempt(request, endpoint, origin, attempt) {
       const url = new URL(request.path, origin);

@@ -5,14 +5,12 @@
 // the body as text: no output schema, no check of the answer, no links, no cache, no logging.
 // Plain JavaScript run by node as it is (module by module from node_modules, as such a server
 // ships); it imports only what the transport it serves needs. Both protocol eras on stdio by
-// default, `--http --port N` for Streamable HTTP. With `--undici` the handler calls the API with
-// undici's `request` (its global keep-alive agent) instead of fetch: the leaner yardstick, since
-// fetch's web streams cost more CPU than the call itself. With `--same-result` it returns what
-// parts-mcp's get_part returns (the part as structured content and as compact JSON text, and a
-// resource link for each record the part names), still with no check of the answer: the yardstick
-// that tells the cost of the result's shape from the cost of the rest.
+// default, `--http --port N` for Streamable HTTP, a new instance per request as the SDK's guide
+// serves statelessly, with `--key K` checking `Authorization: Bearer K` on each. With `--undici`
+// the handler calls the API with undici's `request` (its global keep-alive agent) instead of
+// fetch: the leaner yardstick, since fetch's web streams cost more CPU than the call itself.
 //
-//   PARTS_API_BASE_URL=… PARTS_API_TOKEN=… node test/bench/minimal-server.mjs [--undici] [--same-result] [--http --port N]
+//   PARTS_API_BASE_URL=… PARTS_API_TOKEN=… node test/bench/minimal-server.mjs [--undici] [--http --port N [--key K]]
 
 import { pathToFileURL } from "node:url";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
@@ -33,31 +31,9 @@ const getWithUndici = async (url) => {
 };
 const get = undici ? getWithUndici : getWithFetch;
 
-const COLLECTIONS = { processId: "processes", materialId: "materials" };
-const LISTS = { standardIds: "standards", criticalityIds: "criticalities", categoryIds: "categories" };
-/** get_part's result as parts-mcp shapes it: structured content, the same as JSON text, links. */
-const sameResult = (text) => {
-  const part = JSON.parse(text);
-  const link = (collection, id) => ({
-    type: "resource_link",
-    uri: `parts://${collection}/${encodeURIComponent(id)}`,
-    name: id,
-  });
-  const links = [
-    ...Object.entries(COLLECTIONS).flatMap(([key, collection]) =>
-      part[key] ? [link(collection, part[key])] : [],
-    ),
-    ...Object.entries(LISTS).flatMap(([key, collection]) =>
-      (part[key] ?? []).map((id) => link(collection, id)),
-    ),
-  ];
-  return { content: [{ type: "text", text: JSON.stringify(part) }, ...links], structuredContent: part };
-};
-const shape = process.argv.includes("--same-result")
-  ? sameResult
-  : (text) => ({ content: [{ type: "text", text }] });
+const shape = (text) => ({ content: [{ type: "text", text }] });
 
-export function buildServer() {
+function buildServer() {
   const server = new McpServer({ name: "minimal-parts", version: "1.0.0" });
   server.registerTool(
     "get_part",
@@ -70,17 +46,19 @@ export function buildServer() {
   return server;
 }
 
-// Run as a program; imported by minimal-floor.mjs, it only lends buildServer. No top-level await,
-// so that esbuild can bundle it as CommonJS for the bench's start-up floor (floor.ts).
 const isProgram = import.meta.url === pathToFileURL(process.argv[1] ?? "").href;
 const portAt = process.argv.indexOf("--port");
+const keyAt = process.argv.indexOf("--key");
+const key = keyAt === -1 ? undefined : `Bearer ${process.argv[keyAt + 1]}`;
 if (isProgram && process.argv.includes("--http")) {
   Promise.all([import("node:http"), import("@modelcontextprotocol/node")]).then(
     ([{ createServer }, { toNodeHandler }]) => {
       const handler = toNodeHandler(createMcpHandler(buildServer));
       const http = createServer((req, res) => {
         if (req.url === "/healthz") res.end("ok");
-        else void handler(req, res);
+        else if (key !== undefined && req.headers.authorization !== key) {
+          res.writeHead(401, { "www-authenticate": "Bearer" }).end();
+        } else void handler(req, res);
       });
       http.listen(Number(portAt === -1 ? 0 : process.argv[portAt + 1]), "127.0.0.1", () => {
         console.error(JSON.stringify({ url: `http://127.0.0.1:${http.address().port}/mcp` }));

@@ -6,10 +6,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { exited, repoRoot, type ServerSpec, track, withTimeout } from "./lib";
 
-export type { ServerSpec };
-
-export const ERAS = ["2026-07-28", "2025-11-25"] as const;
-export type Era = (typeof ERAS)[number];
+type Era = "2026-07-28" | "2025-11-25";
 
 const CLIENT_INFO = { name: "parts-mcp-bench", version: "1.0.0" };
 
@@ -20,7 +17,7 @@ const ENVELOPE = {
   "io.modelcontextprotocol/clientCapabilities": {},
 };
 
-export interface RpcAnswer {
+interface RpcAnswer {
   /** The line the server wrote, as it wrote it. */
   line: string;
   result?: Record<string, unknown>;
@@ -28,8 +25,7 @@ export interface RpcAnswer {
 }
 
 /** A tools/call result as the benchmarks read it. */
-export interface ToolResult {
-  content: { type: string; text?: string }[];
+interface ToolResult {
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
@@ -38,8 +34,6 @@ export class RpcSession {
   readonly pid: number;
   /** performance.now() just before the process was spawned. */
   readonly spawnedAt: number;
-  /** Milliseconds from spawn to the answer of the opening request (set by open()). */
-  firstAnswerMs = Number.NaN;
   private era: Era = "2025-11-25";
   private nextId = 1;
   private buffer = "";
@@ -72,7 +66,7 @@ export class RpcSession {
     this.gone.catch(() => {});
   }
 
-  /** Spawns the server and opens a session in `era`; firstAnswerMs says how long that took. */
+  /** Spawns the server and opens a session in `era`. */
   static async start(spec: ServerSpec, era: Era): Promise<RpcSession> {
     const session = new RpcSession(spec);
     try {
@@ -95,9 +89,9 @@ export class RpcSession {
             clientInfo: CLIENT_INFO,
           })
         : await this.request("server/discover", {});
-    this.firstAnswerMs = performance.now() - this.spawnedAt;
     if (answer.error) throw new Error(`${this.spec.label}: opening failed: ${answer.line}`);
-    if (era === "2025-11-25") this.notify("notifications/initialized");
+    if (era === "2025-11-25")
+      this.child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
   }
 
   /** One request; the 2026 envelope is added to its params in that era. */
@@ -107,10 +101,6 @@ export class RpcSession {
     const answered = new Promise<RpcAnswer>((resolve) => this.pending.set(id, resolve));
     this.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params: withMeta })}\n`);
     return withTimeout(Promise.race([answered, this.gone]), timeoutMs, `${this.spec.label} ${method}`);
-  }
-
-  notify(method: string, params?: Record<string, unknown>): void {
-    this.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method, ...(params && { params }) })}\n`);
   }
 
   /** tools/call; a JSON-RPC error is thrown, an isError result returned. */
@@ -145,7 +135,3 @@ export class RpcSession {
     }
   }
 }
-
-/** The text of a tool result's first text content. */
-export const textOf = (result: ToolResult): string =>
-  result.content.find((c) => c.type === "text")?.text ?? "";

@@ -148,7 +148,9 @@ describe("the image (npm run image)", () => {
       image,
     ]);
     expect(oauth.code, oauth.stderr).toBe(2);
-    expect(oauth.stderr).toMatch(/embedded store is not in this build.*set PARTS_MCP_DATABASE_URL/);
+    expect(oauth.stderr).toMatch(
+      /embedded store needs the optional package @electric-sql\/pglite.*set PARTS_MCP_DATABASE_URL/,
+    );
     expect(oauth.stderr).not.toMatch(/\n\s+at /);
   });
 });

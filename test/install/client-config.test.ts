@@ -71,7 +71,7 @@ describe("parts-mcp config", () => {
   it("claude-code: a claude mcp add command whose token stays the shell's variable", () => {
     const { stdout } = entryOf("claude-code", [], SANDBOX);
     expect(stdout.trim()).toBe(
-      `claude mcp add --transport stdio parts-mcp --env PARTS_API_ENV=sandbox --env PARTS_API_SANDBOX_URL=https://sandbox.parts.example.com --env MALLOC_ARENA_MAX=2 --env PARTS_API_TOKEN="$PARTS_API_TOKEN" -- ${process.execPath} ${launcher}`,
+      `claude mcp add --transport stdio parts-mcp --env PARTS_API_ENV=sandbox --env PARTS_API_SANDBOX_URL=https://sandbox.parts.example.com --env PARTS_API_TOKEN="$PARTS_API_TOKEN" -- ${process.execPath} ${launcher}`,
     );
   });
 

@@ -93,11 +93,10 @@ describe("parts-mcp.mcpb", () => {
   });
 
   it("holds only the files the server runs", () => {
-    const files = filesUnder(unpacked).filter((file) => !file.endsWith(".v8cache"));
+    const files = filesUnder(unpacked);
     expect(files).toEqual([
       "LICENSE",
       "dist/package.json",
-      "dist/parts-mcp.bundle.js",
       "dist/parts-mcp.js",
       "dist/parts-mcp.telemetry.js",
       "dist/ui/parts-view.html",

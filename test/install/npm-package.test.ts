@@ -1,7 +1,7 @@
 // The npm package as users get it: `npm pack`, installed offline from the tarball into a folder of
 // its own (so it needs nothing from the registry: no runtime dependencies), started from yet another
 // folder as `npx --package=<tarball> parts-mcp` does, and listing its tools over stdio.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -49,19 +49,15 @@ describe("the npm package", () => {
   it("holds what runs and nothing else, and depends on nothing", () => {
     const root = join(installed, "node_modules", "parts-mcp");
     const files = readdirSync(root, { recursive: true, encoding: "utf8" })
-      .filter((file) => !file.endsWith(".v8cache") && statSync(join(root, file)).isFile())
+      .filter((file) => statSync(join(root, file)).isFile())
       .sort();
     expect(files).toEqual([
       "LICENSE",
       "README.md",
-      "dist/initdb.wasm",
       "dist/package.json",
-      "dist/parts-mcp.bundle.js",
       "dist/parts-mcp.js",
       "dist/parts-mcp.oauth.js",
       "dist/parts-mcp.telemetry.js",
-      "dist/pglite.data",
-      "dist/pglite.wasm",
       "dist/ui/parts-view.html",
       "package.json",
     ]);
@@ -69,6 +65,32 @@ describe("the npm package", () => {
     expect(readdirSync(join(installed, "node_modules")).filter((name) => !name.startsWith("."))).toEqual([
       "parts-mcp",
     ]);
+  });
+
+  it("is a light download: the tarball is at most 2 MB, the oauth mode's embedded store left out", () => {
+    expect(statSync(tarball).size).toBeLessThanOrEqual(2_000_000);
+    expect(packageJson.peerDependenciesMeta["@electric-sql/pglite"]).toEqual({ optional: true });
+  });
+
+  it("names the package to install when the oauth mode needs the embedded store, in one line, exit 2", () => {
+    const bin = join(installed, "node_modules", ".bin", "parts-mcp");
+    const env = {
+      ...clientEnv(),
+      PARTS_MCP_AUTH: "oauth",
+      PARTS_MCP_PUBLIC_URL: "https://mcp.example.com/mcp",
+      PARTS_MCP_ALLOWED_HOSTS: "mcp.example.com",
+      PARTS_MCP_OAUTH_KEYS: `k1:${Buffer.alloc(32, 7).toString("base64")}`,
+      PARTS_MCP_DATA_DIR: join(elsewhere(), "data"),
+    };
+    const run = spawnSync(bin, ["--http", "--port", "0"], {
+      env,
+      cwd: elsewhere(),
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/npm install @electric-sql\/pglite.*PARTS_MCP_DATABASE_URL/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
   it("starts from another folder as its bin and lists its tools over stdio, in about a second", async () => {

@@ -1,11 +1,7 @@
 // The stdio process itself: what it says on start-up, that stdout carries only protocol, and that
 // it stops cleanly when its client goes away or it is told to.
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { mcpJsonEntry, repoRoot, startServer } from "../support/mcp-server";
@@ -39,8 +35,6 @@ describe("the stdio server", () => {
     try {
       await server.client.listTools();
       expect(server.stderr()).toMatch(/ready on stdio/);
-      // Started as mcp.json starts it, the build's V8 code cache fits (scripts/build.mjs).
-      expect(server.stderr()).toContain('"codeCache":"used"');
       expect(server.stderr()).toContain(api.url);
       expect(server.stderr()).toMatch(/local/);
       expect(server.stderr()).not.toContain(api.demoToken);
@@ -149,37 +143,6 @@ describe("the stdio server", () => {
     expect(lines.map((l) => JSON.parse(l).id)).toEqual([1, 2]);
   });
 
-  it("answers first without loading what only upstream requests need (undici, node:http, node:crypto)", async () => {
-    // They cost about 10 ms of every cold start; the client loads them on its first request.
-    const child = spawnFromMcpJson({ PARTS_API_BASE_URL: api.url, PARTS_API_TOKEN: api.demoToken }, [
-      "-r",
-      join(repoRoot, "test/support/builtins-at-first-answer.cjs"),
-    ]);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.stdin.write(initialize);
-    await once(child.stdout, "data");
-    child.stdin.write(
-      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_part", arguments: { id: "nope" } } })}\n`,
-    );
-    while (stdout.split("\n").filter(Boolean).length < 2) await once(child.stdout, "data");
-    child.stdin.end();
-    await once(child, "exit");
-    const line = stderr.split("\n").find((l) => l.startsWith("builtins-at-first-answer: "));
-    const loaded = new Set(line?.slice("builtins-at-first-answer: ".length).split(" "));
-    expect(loaded.has("net"), "the probe saw the stdio pipes").toBe(true);
-    for (const name of ["http", "_http_client", "crypto", "assert", "http2"])
-      expect(loaded.has(name), name).toBe(false);
-    // …and the call after it reached the API through them.
-    expect(JSON.parse(stdout.split("\n")[1] ?? "{}").result.content[0].text).toContain("nope");
-  });
-
   it("exits 0 on SIGTERM", async () => {
     const child = spawnFromMcpJson({ PARTS_API_BASE_URL: api.url, PARTS_API_TOKEN: api.demoToken });
     child.stdin.write(initialize);
@@ -205,61 +168,6 @@ describe("the stdio server", () => {
     const answer = JSON.parse(stdout.split("\n").find((l) => l.includes('"id":2')) ?? "{}");
     expect(answer.result.isError).toBeFalsy();
     expect(answer.result.structuredContent.items.length).toBeGreaterThan(0);
-  });
-
-  it("starts from source, and says so, when its code cache is truncated, garbage or made for other flags", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "parts-mcp-dist-"));
-    try {
-      cpSync(join(repoRoot, "dist"), dir, { recursive: true });
-      const cache = readdirSync(dir).find((file) => file.endsWith(".v8cache")) as string;
-      expect(cache).toBeTruthy();
-      const bytes = readFileSync(join(dir, cache));
-      // Bytes flipped past the header, which V8 reads first: only the checksum can tell.
-      const damaged = Buffer.from(bytes);
-      for (let i = 1024; i < damaged.length; i += 4096) damaged[i] = (damaged[i] as number) ^ 0xff;
-      const spoilt = {
-        truncated: bytes.subarray(0, bytes.length >> 1),
-        garbage: randomBytes(bytes.length),
-        "a header only": bytes.subarray(0, 64),
-        "damaged past its header": damaged,
-      };
-      const entry = mcpJsonEntry();
-      const runs = [
-        ...Object.values(spoilt).map((content) => ({ content, nodeArgs: entry.args.slice(0, -1) })),
-        // Intact, but started with a V8 flag mcp.json does not give.
-        { content: bytes, nodeArgs: ["--max-old-space-size=4096"] },
-      ];
-      for (const { content, nodeArgs } of runs) {
-        writeFileSync(join(dir, cache), content);
-        const child = spawn(process.execPath, [...nodeArgs, join(dir, "parts-mcp.js")], {
-          env: {
-            PATH: process.env.PATH ?? "",
-            ...entry.env,
-            PARTS_API_BASE_URL: api.url,
-            PARTS_API_TOKEN: api.demoToken,
-          },
-          stdio: ["pipe", "pipe", "pipe"],
-        });
-        let stderr = "";
-        child.stderr.on("data", (chunk: Buffer) => {
-          stderr += chunk.toString();
-        });
-        let stdout = "";
-        child.stdout.on("data", (chunk: Buffer) => {
-          stdout += chunk.toString();
-        });
-        child.stdin.write(initialize);
-        while (!stdout.includes("\n") && child.exitCode === null) await once(child.stdout, "data");
-        child.stdin.end();
-        expect(await once(child, "exit")).toEqual([0, null]);
-        expect(JSON.parse(stdout.split("\n")[0] ?? "").result.serverInfo.name).toBe("parts-mcp");
-        expect(stderr).toMatch(
-          /"codeCache":"not used: it was made for Node v[\d.]+ with no flags .*this is Node v[\d.]+ with /,
-        );
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 
   it("refuses to start with a token but no environment chosen, naming the variable", async () => {

@@ -260,7 +260,7 @@ describe("stdio under hostile input", () => {
     expect(child.stderr()).not.toMatch(/MaxListenersExceeded/);
     child.process.stdin.end();
     expect((await child.exit)[0]).toBe(0);
-  });
+  }, 120_000); // generous: 300 calls on a busy machine
 });
 
 describe("the stdio wire's in-flight limit", () => {

@@ -117,3 +117,17 @@ describe.each(settings)("a session on %s", (name, open) => {
     if (/needing|parts/.test(text)) expect(answer.ignoredWords).toBeDefined();
   });
 });
+
+describe("a near code is named only for a word long enough to be one", () => {
+  it('"M6 hex bolt" names no record one edit from "m6" (AlSi10Mg\'s "mg" is no near code)', async () => {
+    const setting = await settings[0][1]();
+    try {
+      const answer = await setting.search.searchParts({ text: "M6 hex bolt" }, callWith());
+      expect(answer.items).toEqual([]);
+      expect(answer.hint).toMatch(/Nothing found/);
+      expect(answer.hint).not.toMatch(/one character from/);
+    } finally {
+      await setting.close();
+    }
+  });
+});

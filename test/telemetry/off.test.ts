@@ -32,9 +32,7 @@ async function modulesLoaded(env: Record<string, string>): Promise<string[]> {
 describe("telemetry off", () => {
   it("loads no OpenTelemetry module when neither OTLP nor a metrics port is configured", async () => {
     const modules = await modulesLoaded({});
-    expect(
-      modules.some((path) => path.endsWith("parts-mcp.bundle.js") || path.endsWith("parts-mcp.js")),
-    ).toBe(true);
+    expect(modules.some((path) => path.endsWith("parts-mcp.js"))).toBe(true);
     expect(modules.filter((path) => path.includes(TELEMETRY_FILE) || path.includes("opentelemetry"))).toEqual(
       [],
     );
@@ -48,7 +46,7 @@ describe("telemetry off", () => {
   it("keeps OpenTelemetry, its API included, out of the server bundle", () => {
     // The API's global registry key is a string literal that survives minification.
     const marker = "opentelemetry.js.api";
-    expect(readFileSync(join(repoRoot, "dist/parts-mcp.bundle.js"), "utf8")).not.toContain(marker);
+    expect(readFileSync(join(repoRoot, "dist/parts-mcp.js"), "utf8")).not.toContain(marker);
     expect(readFileSync(join(repoRoot, "dist", TELEMETRY_FILE), "utf8")).toContain(marker);
   });
 });

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { build } from "esbuild";
 // @ts-expect-error: a plain ESM script without types
-import { TWEAKS } from "../../scripts/build.mjs";
+import { zodEnglishOnly } from "../../scripts/build-ui.mjs";
 import type { TestApi } from "../../src/embedded/testing";
 import { connectInProcess, type InProcessServer } from "../support/in-process";
 
@@ -72,7 +72,7 @@ async function bundle(entry: string): Promise<string> {
     target: "chrome120",
     minify: true,
     logLevel: "warning",
-    plugins: [TWEAKS.locales],
+    plugins: [zodEnglishOnly],
   });
   return result.outputFiles[0]?.text ?? "";
 }
