@@ -120,7 +120,8 @@ describe.each(settings)("a session on %s", (name, open) => {
 
 describe("a near code is named only for a word long enough to be one", () => {
   it('"M6 hex bolt" names no record one edit from "m6" (AlSi10Mg\'s "mg" is no near code)', async () => {
-    const setting = await settings[0][1]();
+    const [, sampleData] = settings[0] as (typeof settings)[number];
+    const setting = await sampleData();
     try {
       const answer = await setting.search.searchParts({ text: "M6 hex bolt" }, callWith());
       expect(answer.items).toEqual([]);
