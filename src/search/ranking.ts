@@ -39,26 +39,24 @@ export function rankMatches(
   referencesOf: (position: number) => Record<FilterKind, string[]>,
 ): MatchRank[] {
   if (found.length === 0) return [];
-  const from = Math.min(...found.map((match) => match.position));
-  const to = Math.max(...found.map((match) => match.position)) + 1;
-  // Masks per reading and word, made once for every part of the answer that needs them.
-  const masks = new Map<QueryWord, { strong: Uint8Array; exact?: Uint8Array }>();
-  const masksOf = (word: QueryWord) => {
-    let kept = masks.get(word);
+  const among = new Set(found.map((match) => match.position));
+  // Positions per word, looked up once for every part of the answer that needs them.
+  const sets = new Map<QueryWord, { strong: Set<number>; exact?: Set<number> }>();
+  const setsOf = (word: QueryWord) => {
+    let kept = sets.get(word);
     if (kept === undefined) {
       kept = {
-        strong: forms.strongMask(word.prefixes, words, from, to),
+        strong: forms.strongAmong(word.prefixes, words, among),
         ...(!word.typo && {
-          exact: forms.exactMask(word.written ?? (word.prefixes[0] as string), words, from, to),
+          exact: forms.exactAmong(word.written ?? (word.prefixes[0] as string), words, among),
         }),
       };
-      masks.set(word, kept);
+      sets.set(word, kept);
     }
     return kept;
   };
   return found.map((match) => {
     const reading = query.readings[match.reading] ?? [];
-    const offset = match.position - from;
     const rank: MatchRank = { quality: EXACT };
     let references: Record<FilterKind, string[]> | undefined;
     const referencesHere = () => {
@@ -72,9 +70,13 @@ export function rankMatches(
           rank.loose = "category";
         return;
       }
-      const { strong, exact } = masksOf(word);
-      if (exact !== undefined && exact[offset] !== 1) rank.quality = Math.max(rank.quality, FOLDED);
-      if (strong[offset] !== 1 && rank.loose === undefined && !recordBesidesCategory(word, referencesHere()))
+      const { strong, exact } = setsOf(word);
+      if (exact !== undefined && !exact.has(match.position)) rank.quality = Math.max(rank.quality, FOLDED);
+      if (
+        !strong.has(match.position) &&
+        rank.loose === undefined &&
+        !recordBesidesCategory(word, referencesHere())
+      )
         rank.loose = "description";
     });
     return rank;

@@ -37,38 +37,37 @@ export class WordForms {
     );
   }
 
-  /** 1 for each position of [from, to) with a word starting with one of `prefixes` outside its description. */
-  strongMask(prefixes: readonly string[], words: WordIndex, from: number, to: number): Uint8Array {
-    const mask = new Uint8Array(to - from);
-    for (const prefix of prefixes) markExcept(mask, words, prefix, this.#descriptionOnly, from);
-    return mask;
+  /** The positions of `among` with a word starting with one of `prefixes` outside their description. */
+  strongAmong(prefixes: readonly string[], words: WordIndex, among: ReadonlySet<number>): Set<number> {
+    const found = new Set<number>();
+    for (const prefix of prefixes) addExcept(found, among, words, prefix, this.#descriptionOnly);
+    return found;
   }
 
   /**
-   * 1 for each position of [from, to) that writes a word starting with `written` exactly so: a
-   * word spelt otherwise than its stem, or a stem (of `words`) the part writes as such.
+   * The positions of `among` that write a word starting with `written` exactly so: a word spelt
+   * otherwise than its stem, or a stem (of `words`) the part writes as such.
    */
-  exactMask(written: string, words: WordIndex, from: number, to: number): Uint8Array {
-    const mask = this.#spelled.mask([written], from, to);
-    markExcept(mask, words, written, this.#foldedOnly, from);
-    return mask;
+  exactAmong(written: string, words: WordIndex, among: ReadonlySet<number>): Set<number> {
+    const found = new Set<number>();
+    addExcept(found, among, this.#spelled, written);
+    addExcept(found, among, words, written, this.#foldedOnly);
+    return found;
   }
 }
 
-/** Marks the positions of each word of `words` starting with `prefix`, but those `except` has for that word. */
-function markExcept(
-  mask: Uint8Array,
+/** Adds the positions of `among` that some word of `words` starting with `prefix` has, but not those `except` has for it. */
+function addExcept(
+  found: Set<number>,
+  among: ReadonlySet<number>,
   words: WordIndex,
   prefix: string,
-  except: WordIndex,
-  from: number,
+  except?: WordIndex,
 ): void {
   for (const word of words.wordsStartingWith(prefix)) {
-    const excepted = except.positionsOf(word);
-    const skip = excepted.length === 0 ? undefined : new Set(excepted);
+    const skip = new Set((except?.positionsOf(word) ?? []).filter((position) => among.has(position)));
     for (const position of words.positionsOf(word)) {
-      const offset = position - from;
-      if (offset >= 0 && offset < mask.length && skip?.has(position) !== true) mask[offset] = 1;
+      if (among.has(position) && !skip.has(position)) found.add(position);
     }
   }
 }
