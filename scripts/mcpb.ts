@@ -3,10 +3,11 @@
 // drift from the code); the bundle holds only the files the server runs (package.json `files`).
 // `mcpb pack` zips its folder as it is, so the folder is staged fresh each time.
 //
-// The bundle's SHA-256 goes into server.json, which the MCP Registry requires of an .mcpb.
+// The bundle's SHA-256 goes into a copy of server.json written beside it (the MCP Registry requires
+// the digest of an .mcpb): the tracked server.json is never written, so a build leaves git clean.
 //
-//   npm run bundle            (builds first)
-//   npx tsx scripts/mcpb.ts [--out parts-mcp.mcpb]
+//   npm run bundle            (builds first; writes dist/parts-mcp.mcpb and dist/server.json)
+//   npx tsx scripts/mcpb.ts [--out dist/parts-mcp.mcpb]
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -27,6 +28,8 @@ const packageJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
   files: string[];
 };
 const MCPB_CLI = join(root, "node_modules", "@anthropic-ai", "mcpb", "dist", "cli", "cli.js");
+/** Where `npm run bundle` writes the bundle; its server.json goes beside it. */
+export const DEFAULT_OUT = join(root, "dist", "parts-mcp.mcpb");
 
 /** What the person installing the bundle is asked; the server reads each as its variable. */
 export const USER_CONFIG = {
@@ -127,10 +130,7 @@ function manifest({ tools, prompts }: Listed): McpbManifestAny {
 const REMOTE_ONLY = ["parts-mcp.oauth.js"];
 
 /** Stages the runtime files and the manifest in `stage`, validates and packs them into `out`. */
-export async function buildBundle(
-  out = join(root, "parts-mcp.mcpb"),
-  stage = join(root, ".mcpb"),
-): Promise<string> {
+export async function buildBundle(out = DEFAULT_OUT, stage = join(root, ".mcpb")): Promise<string> {
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(stage, { recursive: true });
   for (const pattern of packageJson.files) {
@@ -170,21 +170,31 @@ export function mcpb(...args: string[]): string {
 }
 
 /**
- * Writes the bundle's SHA-256 into server.json's mcpb package (the MCP Registry requires it), in
- * place, so the file keeps its formatting.
+ * Writes server.json with the bundle's SHA-256 in its mcpb package beside the bundle, keeping the
+ * tracked file's formatting; the tracked file itself is only read.
  */
-function recordDigest(file: string): string {
-  const digest = createHash("sha256").update(readFileSync(file)).digest("hex");
-  const path = join(root, "server.json");
-  const text = readFileSync(path, "utf8");
+export function writeServerJson(bundle: string): { path: string; digest: string } {
+  const digest = createHash("sha256").update(readFileSync(bundle)).digest("hex");
+  const text = readFileSync(join(root, "server.json"), "utf8");
   const pattern = /("registryType": "mcpb",[^}]*?"fileSha256": ")[a-f0-9]{64}(")/;
   if (!pattern.test(text)) throw new Error("server.json has no mcpb package with a fileSha256 to update");
+  const path = join(dirname(bundle), "server.json");
   writeFileSync(path, text.replace(pattern, `$1${digest}$2`));
-  return digest;
+  return { path, digest };
+}
+
+/** The bundle and its server.json, as `npm run bundle` makes them. */
+export async function release(
+  out = DEFAULT_OUT,
+  stage?: string,
+): Promise<{ bundle: string; serverJson: string; digest: string }> {
+  const bundle = await buildBundle(out, stage);
+  const { path, digest } = writeServerJson(bundle);
+  return { bundle, serverJson: path, digest };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { out: { type: "string", default: "parts-mcp.mcpb" } } });
-  const out = await buildBundle(resolve(root, values.out));
-  console.log(`${out}: built; sha256 ${recordDigest(out)} written to server.json`);
+  const { values } = parseArgs({ options: { out: { type: "string", default: DEFAULT_OUT } } });
+  const { bundle, serverJson, digest } = await release(resolve(root, values.out));
+  console.log(`${bundle}: built; ${serverJson}: its sha256 ${digest}`);
 }

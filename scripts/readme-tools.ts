@@ -1,19 +1,40 @@
-// The README's table of tools, generated from the registry so that it cannot drift:
-// `npm run docs` rewrites it, and a test fails when the README is stale.
+// The tables of tools in README.md (in brief) and docs/tools.md (with every input), generated from
+// the registry so that they cannot drift: `npm run docs` rewrites both, and a test fails when
+// either is stale.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { tools } from "../tools";
 
-const START = "<!-- tools:start -->";
-const END = "<!-- tools:end -->";
+type Style = "brief" | "full";
 
-export function toolsTable(): string {
+/** Each generated file, the style of its table, and the markers around it. */
+export const GENERATED = [
+  { file: "README.md", style: "brief", start: "<!-- tools:start -->", end: "<!-- tools:end -->" },
+  {
+    file: "docs/tools.md",
+    style: "full",
+    start: "<!-- tools-full:start -->",
+    end: "<!-- tools-full:end -->",
+  },
+] as const;
+
+function kindOf(tool: (typeof tools)[number]): string {
+  return tool.annotations.readOnlyHint ? "read" : "creates";
+}
+
+export function toolsTable(style: Style): string {
+  if (style === "brief") {
+    return [
+      "| Tool | Kind | What it does |",
+      "|---|---|---|",
+      ...tools.map((tool) => `| \`${tool.name}\` | ${kindOf(tool)} | ${tool.description} |`),
+    ].join("\n");
+  }
   const rows = tools.map((tool) => {
     const inputs = Object.entries(tool.input.shape)
       .map(([name, schema]) => (schema.safeParse(undefined).success ? name : `**${name}**`))
       .join(", ");
-    const kind = tool.annotations.readOnlyHint ? "read" : "creates";
-    return `| \`${tool.name}\` | ${tool.group} | ${kind} | ${inputs || "—"} | ${tool.description} |`;
+    return `| \`${tool.name}\` | ${tool.group} | ${kindOf(tool)} | ${inputs || "—"} | ${tool.description} |`;
   });
   return [
     "| Tool | Group | Kind | Inputs (**required**) | What it does |",
@@ -22,14 +43,18 @@ export function toolsTable(): string {
   ].join("\n");
 }
 
-export function withToolsTable(readme: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md needs ${START} and ${END} markers`);
-  return `${readme.slice(0, start + START.length)}\n${toolsTable()}\n${readme.slice(end)}`;
+/** `text` with the table between its markers regenerated. */
+export function withToolsTable(text: string, which: (typeof GENERATED)[number]): string {
+  const start = text.indexOf(which.start);
+  const end = text.indexOf(which.end);
+  if (start < 0 || end < start)
+    throw new Error(`${which.file} needs ${which.start} and ${which.end} markers`);
+  return `${text.slice(0, start + which.start.length)}\n${toolsTable(which.style)}\n${text.slice(end)}`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const path = new URL("../README.md", import.meta.url);
-  writeFileSync(path, withToolsTable(readFileSync(path, "utf8")));
+  for (const which of GENERATED) {
+    const path = new URL(`../${which.file}`, import.meta.url);
+    writeFileSync(path, withToolsTable(readFileSync(path, "utf8"), which));
+  }
 }

@@ -33,7 +33,7 @@ const LIST_PARTS_HINT =
 
 /**
  * Codes of one kind a draft names, at most: each is checked (and, unknown, compared with every
- * known record) by preview_part and by create_part's refusals. README › Limits.
+ * known record) by preview_part and by create_part's refusals. docs/configuration.md › Limits.
  */
 const MAX_CODES_PER_LIST = 100;
 

@@ -111,7 +111,7 @@ export const Part = z.object({
 });
 
 // Which fields of these records are required is not shown by the specification: we require the
-// identifying fields and the name, and accept the rest as optional (decisions, README).
+// identifying fields and the name, and accept the rest as optional (docs/decisions.md).
 export const Criticality = z.object({
   id: z.string(),
   code: z.string(),

@@ -4,7 +4,9 @@
 // handed to it, before it looks:
 // - a 2026-07-28 `_meta` envelope under a 2025 header (or none): served as 2026-07-28, with the
 //   Mcp-Method and Mcp-Name headers such a host does not send filled in from the body;
-// - no envelope under a 2026-07-28 header: served as 2025-11-25, statelessly.
+// - no envelope under a 2026-07-28 header: served as 2025-11-25, statelessly, unless the method
+//   exists only on the 2026-07-28 wire or `_meta` holds part of an envelope (a broken modern
+//   request, which the SDK refuses as the specification requires).
 // Mcp-Method and Mcp-Name route requests: one that disagrees with the body is never tolerated,
 // and the SDK refuses the request as before. Each tolerated shape is logged at debug once per
 // client.
@@ -22,6 +24,13 @@ const NAME_FIELD: Readonly<Record<string, string>> = {
   "prompts/get": "name",
   "resources/read": "uri",
 };
+/**
+ * Methods only the 2026-07-28 wire has: one sent without its envelope is a broken modern request,
+ * refused by the SDK as the specification says (-32602, 400), never read as 2025.
+ */
+const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set(["server/discover", "subscriptions/listen"]);
+/** The namespace of the envelope's keys: a `_meta` with one of them but no version is a broken envelope. */
+const ENVELOPE_KEY_PREFIX = "io.modelcontextprotocol/";
 /** Clients whose tolerated shapes were logged, at most (then the oldest are forgotten). */
 const MAX_LOGGED_CLIENTS = 1_000;
 
@@ -81,7 +90,14 @@ function reconcile(headers: IncomingHttpHeaders, body: unknown): Reconciliation 
     return { shape: "envelope under a 2025 header", set, client: clientOf(meta, headers) };
   }
   const request = message?.id !== undefined;
-  if (claim === undefined && request && header !== undefined && isModern(header)) {
+  if (
+    claim === undefined &&
+    request &&
+    header !== undefined &&
+    isModern(header) &&
+    !MODERN_ONLY_METHODS.has(method) &&
+    !hasEnvelopeKeys(meta)
+  ) {
     if (!agrees(single(headers["mcp-method"]), method) || !agrees(decodeName(headers["mcp-name"]), name)) {
       return undefined;
     }
@@ -93,6 +109,9 @@ function reconcile(headers: IncomingHttpHeaders, body: unknown): Reconciliation 
   }
   return undefined;
 }
+
+const hasEnvelopeKeys = (meta: Record<string, unknown> | undefined) =>
+  meta !== undefined && Object.keys(meta).some((key) => key.startsWith(ENVELOPE_KEY_PREFIX));
 
 const isModern = (revision: string) => revision.trim() >= FIRST_MODERN_REVISION;
 

@@ -142,14 +142,14 @@ describe("two replicas, one PostgreSQL", () => {
     expect(took).toBeLessThanOrEqual(5_000);
   });
 
-  it("ends a connection whose grant an operator deletes with the README's SQL, on every replica within 2 s", async () => {
+  it("ends a connection whose grant an operator deletes with the SQL of docs/deploying.md, on every replica within 2 s", async () => {
     const { tokens } = await signedInAcrossReplicas();
     const grantId = String(
       JSON.parse(Buffer.from(tokens.access_token.split(".")[1] as string, "base64url").toString()).grant_id,
     );
-    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
-    const sql = /`(DELETE FROM oauth_grant_tokens[^`]+)`/.exec(readme)?.[1];
-    expect(sql, "the README's statement").toBeDefined();
+    const deploying = readFileSync(join(repoRoot, "docs", "deploying.md"), "utf8");
+    const sql = /`(DELETE FROM oauth_grant_tokens[^`]+)`/.exec(deploying)?.[1];
+    expect(sql, "the statement of docs/deploying.md").toBeDefined();
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     try {

@@ -165,6 +165,21 @@ describe("hosts as they are: each request shape, as raw HTTP", () => {
     expect(servedModern(body)).toBe(false);
   });
 
+  it("refuses a broken 2026-07-28 request rather than reading it as 2025 (the specification's 400, -32602)", async () => {
+    const partial = { "io.modelcontextprotocol/clientCapabilities": {} };
+    const shapes: [Record<string, unknown> | undefined, string][] = [
+      [undefined, "server/discover"],
+      [partial, "server/discover"],
+      [partial, "tools/call"],
+    ];
+    for (const [meta, method] of shapes) {
+      const res = await send(meta, { "mcp-protocol-version": "2026-07-28" }, method);
+      const body = rpcBody(res);
+      expect(res.status, `${method} ${JSON.stringify(meta)}`).toBe(400);
+      expect(body.error?.code, `${method} ${JSON.stringify(meta)}`).toBe(-32602);
+    }
+  });
+
   it("serves the strict shapes as before", async () => {
     const modern = rpcBody(
       await send(ENVELOPE, {

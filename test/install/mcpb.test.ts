@@ -1,12 +1,15 @@
 // The MCP Bundle (`npm run bundle`): a manifest `mcpb validate` accepts, with the tools and prompts
 // the server serves, only runtime files, and a server that starts exactly as Claude Desktop starts
-// it: the manifest's mcp_config with `${__dirname}` and the user's settings substituted.
+// it: the manifest's mcp_config with `${__dirname}` and the user's settings substituted. The build
+// writes its server.json beside the bundle and leaves the tracked one as it was.
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildBundle, mcpb } from "../../scripts/mcpb";
+import { DEFAULT_OUT, mcpb, release } from "../../scripts/mcpb";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import { tools } from "../../tools";
+import { repoRoot } from "../support/mcp-server";
 import { clientEnv, elsewhere, startAsClient } from "./support";
 
 interface Manifest {
@@ -24,10 +27,13 @@ interface Manifest {
 let unpacked: string;
 let manifest: Manifest;
 let api: TestApi;
+let built: Awaited<ReturnType<typeof release>>;
+const trackedServerJson = readFileSync(join(repoRoot, "server.json"), "utf8");
 
 beforeAll(async () => {
   const dir = elsewhere("parts-mcp-mcpb-");
-  const file = await buildBundle(join(dir, "parts-mcp.mcpb"), join(dir, "stage"));
+  built = await release(join(dir, "parts-mcp.mcpb"), join(dir, "stage"));
+  const file = built.bundle;
   unpacked = join(dir, "unpacked");
   mcpb("unpack", file, unpacked);
   manifest = JSON.parse(readFileSync(join(unpacked, "manifest.json"), "utf8"));
@@ -61,6 +67,23 @@ function substituted(settings: Record<string, string>) {
 }
 
 describe("parts-mcp.mcpb", () => {
+  it("writes server.json with the bundle's digest beside the bundle, never the tracked server.json", () => {
+    expect(readFileSync(join(repoRoot, "server.json"), "utf8")).toBe(trackedServerJson);
+    const digest = createHash("sha256").update(readFileSync(built.bundle)).digest("hex");
+    expect(built.digest).toBe(digest);
+    const mcpbOf = (serverJson: { packages: { registryType: string; fileSha256?: string }[] }) =>
+      serverJson.packages.find((entry) => entry.registryType === "mcpb");
+    const written = JSON.parse(readFileSync(built.serverJson, "utf8"));
+    const tracked = JSON.parse(trackedServerJson);
+    expect(mcpbOf(written)?.fileSha256).toBe(digest);
+    // Apart from the digest, the written file is the tracked one.
+    Object.assign(mcpbOf(written) ?? {}, { fileSha256: mcpbOf(tracked)?.fileSha256 });
+    expect(written).toEqual(tracked);
+    // `npm run bundle` itself writes under dist/, which git ignores.
+    expect(relative(repoRoot, DEFAULT_OUT)).toBe(join("dist", "parts-mcp.mcpb"));
+    expect(readFileSync(join(repoRoot, ".gitignore"), "utf8")).toMatch(/^dist\/$/m);
+  });
+
   it("passes mcpb validate and names itself, its icon and Node >= 20", () => {
     expect(mcpb("validate", join(unpacked, "manifest.json"))).toMatch(/valid/i);
     expect(manifest).toMatchObject({

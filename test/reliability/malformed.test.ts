@@ -1,8 +1,8 @@
 // The catalogue of malformed upstream behaviours, each through the whole stack (SDK Client →
 // stdio → server → HTTP → embedded API with a fault): what the user sees is a tool result with
 // isError and a message that says what went wrong, never a crash, a protocol error or made-up
-// data; extra fields are the one behaviour that is still a success. The README's table of these
-// behaviours is this file's list.
+// data; extra fields are the one behaviour that is still a success. The table of these
+// behaviours in docs/security.md is this file's list.
 import { createServer, type Server } from "node:net";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

@@ -2,7 +2,7 @@
 //   1. the index's memory per 100,000 parts, measured (heap) and as the index estimates it, beside
 //      the size of the list_parts JSON it was built from;
 //   2. MiniSearch against the hand-written index on the same 100,000 parts: memory, build time,
-//      median query time (README: why the hand-written one);
+//      median query time (docs/decisions.md: why the hand-written one);
 //   3. the first search over the 100,000-part catalogue until `complete` (calls, wall time,
 //      list_parts requests) and the median of a repeat search on the warm index.
 // Run: node --expose-gc --import tsx test/search/measure.ts   (about 30 s)
