@@ -73,7 +73,9 @@ export const searchParts = defineTool({
         matched: z
           .string()
           .optional()
-          .describe("The referenced record that matched words the part's own text lacks"),
+          .describe(
+            'Record that matched words its text lacks; "category …", "description only": loose, ranked last',
+          ),
       }),
     ),
     scanned: z.number().int().describe("Parts examined"),

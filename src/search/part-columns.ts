@@ -38,6 +38,10 @@ export interface QueryWord {
   prefixes: readonly string[];
   /** Referenced records whose names or family words match it, by kind: a part naming one matches. */
   codes: Partial<Record<FilterKind, readonly string[]>>;
+  /** The word as the text wrote it (folded, not stemmed), for ranking exact matches first. */
+  written?: string;
+  /** Read as near words because it matched nothing as written: its matches rank last. */
+  typo?: boolean;
 }
 
 /** What a search asks of each part: every filter (any of its codes), and every word of one reading. */

@@ -1,13 +1,11 @@
 // What one token has read of one view of list_parts, kept compact so that 100,000 parts fit in
 // a few tens of MiB: pages of columns (strings only where the summary needs them, codes as small
-// numbers) and an inverted index of the words of each part's text (./word-index.ts), so that a
-// repeat search over the whole catalogue takes about a millisecond and no request.
-//
-// A part's place is its position in the listing: (page - 1) × PAGE_SPAN + its offset in the page,
+// numbers) and an inverted index of the words of each part's text (./word-index.ts, with the
+// forms ranking needs: ./word-forms.ts), so that a repeat search over the whole catalogue takes
+// about a millisecond and no request. A part's place is its position in the listing: (page - 1) × PAGE_SPAN + its offset in the page,
 // which is what a cursor carries, so any process can find the same place again.
 //
-// `bytes` estimates the memory held (./heap-sizes.ts); test/search/measure.ts compares it with
-// the heap.
+// `bytes` estimates the memory held (./heap-sizes.ts); test/search/measure.ts compares it with the heap.
 import { PAGE_SIZE_MAX } from "../api/endpoints";
 import type { Part } from "../api/schemas";
 import { ARRAY_HEADER, type Budget, MAP_ENTRY, OBJECT, SLOT, stringBytes, TYPED_ARRAY } from "./heap-sizes";
@@ -35,8 +33,10 @@ import {
   unionOf,
   VERSION,
 } from "./part-columns";
+import { type MatchRank, rankMatches } from "./ranking";
 import { ResolvedRecords } from "./resolved-records";
-import { indexedWords, WordIndex } from "./word-index";
+import { WordForms } from "./word-forms";
+import { indexedWords, type PartWords, WordIndex, wordCount } from "./word-index";
 
 /** Parts per page read: the API's largest page, for the fewest round trips. */
 export const PAGE_SIZE = PAGE_SIZE_MAX;
@@ -79,6 +79,7 @@ export class PartIndex {
     category: new Codes(),
   };
   readonly #words = new WordIndex();
+  readonly #forms = new WordForms();
   /** The ids stored, so that a part the listing repeats (pages that shift) is stored once. */
   readonly #ids = new Set<string>();
   /** Pages being read, so that concurrent readers of this index wait for one request. */
@@ -133,7 +134,8 @@ export class PartIndex {
     let codes = 0;
     for (const kind of Object.values(this.#codes)) codes += kind.bytes;
     const ids = this.#ids.size * MAP_ENTRY;
-    return EMPTY_INDEX_BYTES + this.#pageBytes + this.#words.bytes + codes + ids + this.records.bytes;
+    const words = this.#words.bytes + this.#forms.bytes;
+    return EMPTY_INDEX_BYTES + this.#pageBytes + words + codes + ids + this.records.bytes;
   }
 
   /** Parts of the listing left out because each alone was too large to receive. */
@@ -235,9 +237,10 @@ export class PartIndex {
     }
     const parts = this.#newParts(items);
     const texts = parts.map(indexedWords);
-    const estimate = storageEstimate(parts) + this.#words.cost(texts);
-    const newWords = texts.reduce((sum, text) => sum + text.length, 0);
-    if (this.#words.size + newWords > MAX_WORDS || !this.#budget.claim(estimate)) {
+    const estimate =
+      storageEstimate(parts) + this.#words.cost(texts.map((text) => text.words)) + this.#forms.cost(texts);
+    const newWords = texts.reduce((sum, text) => sum + wordCount(text), 0);
+    if (this.#words.size + this.#forms.size + newWords > MAX_WORDS || !this.#budget.claim(estimate)) {
       this.#stopAt(start, "budget");
       return;
     }
@@ -270,7 +273,7 @@ export class PartIndex {
     });
   }
 
-  #store(page: number, parts: readonly Part[], texts: readonly string[][]): void {
+  #store(page: number, parts: readonly Part[], texts: readonly PartWords[]): void {
     const n = parts.length;
     const lists = parts.map(codeLists);
     const stored: StoredPage = {
@@ -305,7 +308,8 @@ export class PartIndex {
         const kind = this.#codes[LIST_KINDS[k] as (typeof LIST_KINDS)[number]];
         for (const code of codes) stored.listed[listed++] = kind.intern(code);
       });
-      this.#words.add((page - 1) * PAGE_SPAN + j, texts[j] as string[]);
+      this.#words.add((page - 1) * PAGE_SPAN + j, (texts[j] as PartWords).words);
+      this.#forms.add((page - 1) * PAGE_SPAN + j, texts[j] as PartWords);
     });
     stored.listStart[n * LISTS] = listed;
     this.#pages.set(page, stored);
@@ -355,6 +359,11 @@ export class PartIndex {
       }
     }
     return { found, scannedTo: to };
+  }
+
+  /** How exactly, and through what, each match met the query (./ranking.ts). */
+  ranks(query: CompiledQuery, found: readonly Match[]): MatchRank[] {
+    return rankMatches(this.#words, this.#forms, query, found, (position) => this.referencesOf(position));
   }
 
   /** Whether a word of some part's own text starts with `prefix`. */

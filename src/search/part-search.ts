@@ -25,10 +25,12 @@ import {
   FILTER_ARGUMENT,
   type Filters,
   filtersOf,
+  keepNamedFillers,
   ownWordsOnly,
   type PartSearchArgs,
   textReadings,
 } from "./query";
+import { type MatchRank, rankedOrder } from "./ranking";
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 50;
@@ -91,14 +93,15 @@ export class PartFinder {
       throw new SearchRefusal(`The limit must be a whole number from 1 to ${MAX_LIMIT}.`);
     }
     const filters = filtersOf(args);
-    const text = textReadings(args.text);
+    const asked = textReadings(args.text);
     const tokenHash = this.#context.tokenHash(call);
     const view: ViewKey = args.view ?? "ALL";
     const digest = searchDigest(tokenHash, {
       view,
       filters,
-      readings: text.readings,
-      ...(text.versions.length > 0 && { versions: text.versions }),
+      readings: asked.readings,
+      ...(asked.versions.length > 0 && { versions: asked.versions }),
+      ...(asked.ignored.length > 0 && { ignored: asked.ignored }),
     });
     const { position: start, matchedBefore } =
       args.cursor === undefined ? { position: 0, matchedBefore: 0 } : decodeCursor(args.cursor, digest);
@@ -109,7 +112,7 @@ export class PartFinder {
     // While pages are read, the parts' own words and the codes as given are enough to tell when
     // this call has found more than a page: whatever they match, the whole query matches too
     // (a version named in the text aside: then the reading may stop early, and the cursor goes on).
-    const early = ownWordsOnly(text.readings, filters);
+    const early = ownWordsOnly(asked.readings, filters);
     let found = 0;
     let evaluatedTo = start;
     const enough = (to: number) => {
@@ -127,24 +130,25 @@ export class PartFinder {
 
     // Referenced records matter only to words and to a category's descendants.
     const known =
-      text.readings.length > 0 || filters.category ? await this.#known.knownRecords(call) : NO_RECORDS;
+      asked.readings.length > 0 || filters.category ? await this.#known.knownRecords(call) : NO_RECORDS;
+    // A filler word that names a known record is searched like any other word.
+    const text = keepNamedFillers(asked, known);
     const notes: string[] = [];
     const query = compileQuery(text, filters, index, known, notes);
     const covered = index.coveredFrom(start);
     const { found: matches, scannedTo } = index.matches(query, start, covered, limit + 1);
-    let items = matches.slice(0, limit).map((match) => this.#item(match, query, index, known));
+    const shown = matches.slice(0, limit);
+    const ranks = index.ranks(query, shown);
+    let items = shown.map((match, i) => this.#item(match, query, index, known, ranks[i] as MatchRank));
     // An index that stopped short of the listing's end (memory budget, an empty page that says
     // more follow, an endless listing) gives no cursor: the hint says why and what was searched.
     const stopped = matches.length <= limit ? index.stopsBy(scannedTo) : undefined;
     const complete = matches.length <= limit && index.endsBy(scannedTo) && stopped === undefined;
     const next = matches.length > limit ? (matches[limit] as Match).position : scannedTo;
-    // A whole answer in one page: parts found only through a category name come after those found
-    // through their own words or records, each group in listing order (a page with a cursor keeps
-    // listing order, so that the cursor stays one position).
-    if (complete && start === 0) {
-      const loose = matches.map((match) => categoryOnly(match, query, index));
-      items = [...items.filter((_, i) => !loose[i]), ...items.filter((_, i) => loose[i])];
-    }
+    // A whole answer in one page is ranked (./ranking.ts): own words and records before a category
+    // name or the description alone, exact before folded before typos, then listing order. A page
+    // with a cursor keeps listing order, so that the cursor stays one position.
+    if (complete && start === 0) items = rankedOrder(ranks).map((i) => items[i] as FoundPart);
     if (!complete && stopped === undefined && next === start && items.length === 0) {
       throw new SearchRefusal("The Parts API could not be read in time: try again shortly.");
     }
@@ -209,17 +213,20 @@ export class PartFinder {
   }
 
   /** A match's summary, with `matched` when a referenced record matched words the part's own text lacks. */
-  #item(match: Match, query: CompiledQuery, index: PartIndex, known: Known): FoundPart {
+  #item(match: Match, query: CompiledQuery, index: PartIndex, known: Known, rank: MatchRank): FoundPart {
     const summary = index.summary(match.position);
-    if (match.viaReference === 0) return summary;
-    const references = index.referencesOf(match.position);
-    const reading = query.readings[match.reading] ?? [];
     const labels = new Set<string>();
-    reading.forEach((word, w) => {
-      if ((match.viaReference & (1 << w)) === 0) return;
-      const label = referenceLabel(word, references, known);
-      if (label !== undefined) labels.add(label);
-    });
+    if (match.viaReference !== 0) {
+      const references = index.referencesOf(match.position);
+      const reading = query.readings[match.reading] ?? [];
+      reading.forEach((word, w) => {
+        if ((match.viaReference & (1 << w)) === 0) return;
+        const label = referenceLabel(word, references, known);
+        if (label !== undefined) labels.add(label);
+      });
+    }
+    // A part found through nothing but its description says so: a loose match, ranked after others.
+    if (rank.loose === "description") labels.add("description only");
     return labels.size > 0 ? { ...summary, matched: [...labels].join("; ") } : summary;
   }
 
@@ -257,18 +264,4 @@ export class PartFinder {
   }
 
   /** Reads pages into a held index (./page-reader.ts), putting it back in the cache as it grows. */
-}
-
-/** Whether some word of a match matched the part only through the name of one of its categories. */
-function categoryOnly(match: Match, query: CompiledQuery, index: PartIndex): boolean {
-  if (match.viaReference === 0) return false;
-  const references = index.referencesOf(match.position);
-  const reading = query.readings[match.reading] ?? [];
-  return reading.some(
-    (word, w) =>
-      (match.viaReference & (1 << w)) !== 0 &&
-      !FILTER_KINDS.some(
-        (kind) => kind !== "category" && references[kind].some((code) => word.codes[kind]?.includes(code)),
-      ),
-  );
 }

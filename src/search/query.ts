@@ -10,7 +10,7 @@ import { editDistance, rankRecords, type Searchable, stemsOf, typosAllowed, word
 import { type CompiledQuery, FILTER_KINDS, type FilterKind, type QueryWord } from "./part-columns";
 import type { PartIndex } from "./part-index";
 import { alsoReadAs, tradeGroup } from "./process-names";
-import { compact, readings, stems } from "./text";
+import { compact, readings, stem, stems, words } from "./text";
 import { isVocabularyWord, STOP_WORDS } from "./vocabulary";
 import { MAX_WORD_CHARS } from "./word-index";
 
@@ -69,6 +69,8 @@ export interface TextQuery {
   ignored: string[];
   /** Versions the text names ("Rev B", "revision B", "version 2", "v2"), as written after the word. */
   versions: string[];
+  /** Each stem as the text first wrote it ("anodised" for "anodized"), for ranking exact matches first. */
+  writtenAs: ReadonlyMap<string, string>;
 }
 
 /** "Rev B", "rev. C", "revision B", "version 2", "ver 3": a version name after the word. */
@@ -96,12 +98,21 @@ export function textReadings(text: string | undefined): TextQuery {
     })
     .trim();
   const ignored = new Set<string>();
+  const writtenAs = new Map<string, string>();
   const lists =
     trimmed === ""
       ? []
       : readings(trimmed).map((reading) => {
           // Indexed words are kept to MAX_WORD_CHARS; a longer word of the text is cut the same way.
-          const all = [...new Set(stems(reading).map((word) => word.slice(0, MAX_WORD_CHARS)))];
+          const all = [
+            ...new Set(
+              words(reading).map((written) => {
+                const word = stem(written).slice(0, MAX_WORD_CHARS);
+                if (!writtenAs.has(word)) writtenAs.set(word, written.slice(0, MAX_WORD_CHARS));
+                return word;
+              }),
+            ),
+          ];
           const meaningful = all.filter((word) => !STOP_WORDS.has(word));
           if (meaningful.length === 0) return all;
           for (const word of all) if (STOP_WORDS.has(word)) ignored.add(word);
@@ -116,7 +127,38 @@ export function textReadings(text: string | undefined): TextQuery {
     readings: lists.filter((list) => list.length > 0),
     ignored: [...ignored],
     versions: [...new Set(versions.map((name) => name.toLowerCase()))],
+    writtenAs,
   };
+}
+
+/**
+ * The text with its filler words that name a known record put back: a filler word is dropped only
+ * when it matches nothing, and one that is a record's code or whole name ("Like", a category
+ * "Parts") names something. Searching a filler word by prefix ("for" in "formed") would empty
+ * searches, so only a record named by it keeps it.
+ */
+export function keepNamedFillers(text: TextQuery, known: Known): TextQuery {
+  const named = text.ignored.filter((word) => namesRecord(word, known));
+  if (named.length === 0) return text;
+  return {
+    ...text,
+    readings: text.readings.map((reading) => [...new Set([...reading, ...named])]),
+    ignored: text.ignored.filter((word) => !named.includes(word)),
+  };
+}
+
+/** Whether a stemmed word is the whole code or the whole (one-word) name of a known record. */
+function namesRecord(word: string, known: Known): boolean {
+  return REFERENCE_KINDS.some((kind) =>
+    (known[kind] as ReferenceRecords[ReferenceKind][]).some((record) => {
+      const { keys, names } = (SEARCHABLE[kind] as (r: unknown) => Searchable)(record);
+      if (keys.some((key) => compact(key) === word)) return true;
+      return names.some((name) => {
+        const nameStems = stems(name);
+        return nameStems.length === 1 && nameStems[0] === word;
+      });
+    }),
+  );
 }
 
 /** The version names of the index that a version named in text stands for ("B" is "Rev B", "rev-b", "B"). */
@@ -141,7 +183,7 @@ export function ownWordsOnly(readingStems: string[][], filters: Filters): Compil
  * words when it may be a typo (said in `notes`); a category filter takes in its descendants.
  */
 export function compileQuery(
-  { readings: readingStems, versions }: TextQuery,
+  { readings: readingStems, versions, writtenAs }: TextQuery,
   filters: Filters,
   index: PartIndex,
   known: Known,
@@ -185,10 +227,10 @@ export function compileQuery(
       typosAllowed(word) === 0 ||
       isVocabularyWord(word)
     ) {
-      return { prefixes: inflected(word), codes };
+      return { prefixes: inflected(word), codes, written: writtenAs.get(word) ?? word };
     }
     const near = nearWords(word, index, known);
-    if (near.length === 0) return { prefixes: inflected(word), codes };
+    if (near.length === 0) return { prefixes: inflected(word), codes, written: writtenAs.get(word) ?? word };
     if (!said.has(word))
       notes.push(`"${word}" matched nothing as written and was read as ${near.join(" or ")}.`);
     said.add(word);
@@ -198,7 +240,7 @@ export function compileQuery(
         merged[kind] = [...new Set([...(merged[kind] ?? []), ...list])];
       }
     }
-    return { prefixes: near, codes: merged };
+    return { prefixes: near, codes: merged, typo: true };
   };
   const withVersions: CompiledQuery["filters"] =
     versions.length > 0

@@ -5,7 +5,7 @@
 import type { Part } from "../api/schemas";
 import { ARRAY_HEADER, MAP_ENTRY, SLOT, stringBytes } from "./heap-sizes";
 import { editDistance } from "./match";
-import { stems } from "./text";
+import { stem, words } from "./text";
 
 /** Unsorted new words a search looks through before they are merged into the sorted ones. */
 const MIN_MERGE = 4_096;
@@ -116,11 +116,21 @@ export class WordIndex {
     return nearest;
   }
 
-  /** Postings of the words that start with `prefix`; a lone letter or digit matches only itself ("B" is no prefix of "bracket"). */
+  /** The positions of the parts whose text has exactly this word. */
+  positionsOf(word: string): readonly number[] {
+    const posting = this.#postings.get(word);
+    return posting === undefined ? [] : typeof posting === "number" ? [posting] : posting;
+  }
+
+  /** Postings of the words that start with `prefix`. */
   *#postingsStartingWith(prefix: string): Generator<Posting> {
+    for (const word of this.wordsStartingWith(prefix)) yield this.#postings.get(word) as Posting;
+  }
+
+  /** The indexed words that start with `prefix`; a lone letter or digit matches only itself ("B" is no prefix of "bracket"). */
+  *wordsStartingWith(prefix: string): Generator<string> {
     if (prefix.length === 1) {
-      const posting = this.#postings.get(prefix);
-      if (posting !== undefined) yield posting;
+      if (this.#postings.has(prefix)) yield prefix;
       return;
     }
     const sorted = this.#sorted();
@@ -131,10 +141,9 @@ export class WordIndex {
       if ((sorted[middle] as string) < prefix) low = middle + 1;
       else high = middle;
     }
-    for (let i = low; i < sorted.length && (sorted[i] as string).startsWith(prefix); i++) {
-      yield this.#postings.get(sorted[i] as string) as Posting;
-    }
-    for (const word of this.#newWords) if (word.startsWith(prefix)) yield this.#postings.get(word) as Posting;
+    for (let i = low; i < sorted.length && (sorted[i] as string).startsWith(prefix); i++)
+      yield sorted[i] as string;
+    for (const word of this.#newWords) if (word.startsWith(prefix)) yield word;
   }
 
   /**
@@ -170,17 +179,49 @@ const MAX_FIELD_CHARS = 20_000;
 const MAX_WORDS_PER_PART = 1_000;
 export const MAX_WORD_CHARS = 64;
 
-/** The distinct words of a part's searchable text that the index keeps, within the bounds above. */
-export function indexedWords(part: Part): string[] {
+/**
+ * The words of a part's text as the index keeps them, within the bounds above: its distinct stems
+ * (`words`, what a search matches), and for ranking a whole answer (./ranking.ts) the stems
+ * only its description has (`descriptionOnly`), the words written otherwise than their stem
+ * (`spelled`: "anodised") and the stems the part never writes as such (`foldedOnly`).
+ */
+export interface PartWords {
+  words: string[];
+  descriptionOnly: string[];
+  spelled: string[];
+  foldedOnly: string[];
+}
+
+/** The words a part adds to an index and its word forms. */
+export const wordCount = ({ words, descriptionOnly, spelled, foldedOnly }: PartWords): number =>
+  words.length + descriptionOnly.length + spelled.length + foldedOnly.length;
+
+/** searchableText's index of the description: the one field whose words are a loose match. */
+const DESCRIPTION_FIELD = 1;
+
+const cut = (word: string) => (word.length > MAX_WORD_CHARS ? word.slice(0, MAX_WORD_CHARS) : word);
+
+export function indexedWords(part: Part): PartWords {
   const kept = new Set<string>();
-  for (const field of searchableText(part)) {
+  const strong = new Set<string>();
+  const literal = new Set<string>();
+  const spelled = new Set<string>();
+  const fields = searchableText(part);
+  for (let f = 0; f < fields.length && kept.size < MAX_WORDS_PER_PART; f++) {
+    const field = fields[f];
     if (field === undefined) continue;
-    for (const word of stems(field.length > MAX_FIELD_CHARS ? field.slice(0, MAX_FIELD_CHARS) : field)) {
-      kept.add(word.length > MAX_WORD_CHARS ? word.slice(0, MAX_WORD_CHARS) : word);
-      if (kept.size >= MAX_WORDS_PER_PART) return [...kept];
+    for (const written of words(field.length > MAX_FIELD_CHARS ? field.slice(0, MAX_FIELD_CHARS) : field)) {
+      const word = cut(stem(written));
+      kept.add(word);
+      if (f !== DESCRIPTION_FIELD) strong.add(word);
+      if (cut(written) === word) literal.add(word);
+      else spelled.add(cut(written));
+      if (kept.size >= MAX_WORDS_PER_PART) break;
     }
   }
-  return [...kept];
+  const foldedOnly = literal.size === kept.size ? [] : [...kept].filter((word) => !literal.has(word));
+  const descriptionOnly = strong.size === kept.size ? [] : [...kept].filter((word) => !strong.has(word));
+  return { words: [...kept], descriptionOnly, spelled: [...spelled], foldedOnly };
 }
 
 /** What search_parts matches in a part (decisions.md): title, description, serial, external reference, version, keywords. */

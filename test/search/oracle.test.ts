@@ -125,11 +125,15 @@ async function completeAnswer(search: PartSearch, args: Record<string, unknown>)
   for (let call = 0; call < 40; call++) {
     const answer = await search.searchParts({ ...args, limit: 50, ...(cursor && { cursor }) }, callWith());
     ids.push(...answer.items.map((item) => item.id));
-    if (answer.nextCursor === undefined) return { ids, complete: answer.complete, total: answer.total };
+    if (answer.nextCursor === undefined)
+      return { ids, complete: answer.complete, total: answer.total, calls: call + 1 };
     cursor = answer.nextCursor;
   }
   throw new Error("the search did not end in 40 calls");
 }
+
+/** Whole answers whose parts the oracle places differently: without some, the order goes untested. */
+let mixedAnswers = 0;
 
 const catalogues: [string, () => Promise<Catalogue>][] = [
   ["the sample data", sampleCatalogue],
@@ -178,6 +182,22 @@ describe.each(catalogues)("search_parts on %s against an independent oracle", (_
       expect(total).toBe(catalogue.parts.length);
     });
 
+    /** A whole answer in one page is ranked: exact before folded, and both before loose matches. */
+    const expectRanked = (ids: string[], words: string[]) => {
+      const byId = new Map(catalogue.parts.map((part) => [part.id, part]));
+      const places = ids.map((id) => oracle.placeOf(byId.get(id) as Part, words));
+      const known = places.filter((place) => place !== undefined);
+      if (new Set(known).size > 1) mixedAnswers += 1;
+      expect(known, `ranked ${JSON.stringify(words)}: ${ids}`).toEqual([...known].sort());
+    };
+
+    it("ranks the whole answer to each word of its pool as the rules say", async () => {
+      for (const word of pool) {
+        const { ids, complete, calls } = await completeAnswer(search, { text: word });
+        if (complete && calls === 1) expectRanked(ids, [word]);
+      }
+    }, 120_000);
+
     it("answers random queries of its words and codes as the rules say, whenever complete", async () => {
       // A query is built from one part: one or two of its words (of its text or its records), and
       // now and then one of its codes as a filter, or a word of the whole catalogue's.
@@ -209,7 +229,7 @@ describe.each(catalogues)("search_parts on %s against an independent oracle", (_
       await fc.assert(
         fc.asyncProperty(queries, async ({ words, filters }) => {
           const query: OracleQuery = { words, ...filters };
-          const { ids, complete, total } = await completeAnswer(search, {
+          const { ids, complete, total, calls } = await completeAnswer(search, {
             text: words.join(" "),
             ...filters,
           });
@@ -224,6 +244,7 @@ describe.each(catalogues)("search_parts on %s against an independent oracle", (_
           const may = oracle.may(query);
           const extra = ids.filter((id) => !may.has(id));
           expect(extra, `may not match ${JSON.stringify(query)}`).toEqual([]);
+          if (calls === 1) expectRanked(ids, words);
         }),
         { numRuns: 60, seed: 37 },
       );
@@ -231,4 +252,8 @@ describe.each(catalogues)("search_parts on %s against an independent oracle", (_
       expect(answered).toBeGreaterThan(20);
     }, 120_000);
   });
+});
+
+it("ranks some whole answers that mix exact, folded and loose matches (the order is tested)", () => {
+  expect(mixedAnswers).toBeGreaterThan(0);
 });

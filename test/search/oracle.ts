@@ -139,6 +139,53 @@ export class Oracle {
     );
   }
 
+  /**
+   * Where the rules rank a part in a whole answer, when the oracle can tell: 0 when every word
+   * starts a word of its own text outside the description as written; 1 when each does so, some
+   * only as a plural's singular, and the part writes none of them as the text does; 2 when some
+   * word is near nothing of its own text outside the description nor of its records other than
+   * categories, no family word, and found in its description or a category name.
+   */
+  placeOf(part: Part, words: readonly string[]): 0 | 1 | 2 | undefined {
+    const { materials, processes, standards, criticalities } = this.#catalogue;
+    const strong = [part.title, part.serialId, part.externalRef, part.versionName, ...part.keywords]
+      .filter((field): field is string => field !== undefined)
+      .flatMap((field) => wordsOf(field));
+    const own = [...strong, ...wordsOf(part.description ?? "")];
+    const records: string[] = [];
+    const material = materials.find((each) => each.code === part.materialId);
+    const process = processes.find((each) => each.code === part.processId);
+    for (const record of [material, process]) if (record) records.push(record.code, record.name);
+    for (const code of part.standardIds ?? []) {
+      const standard = standards.find((each) => each.code === code);
+      if (standard) records.push(standard.code, standard.name, standard.governingBody ?? "");
+    }
+    for (const id of part.criticalityIds ?? []) {
+      const criticality = criticalities.find((each) => each.id === id);
+      if (criticality) records.push(criticality.code, criticality.name);
+    }
+    const recordWords = records.flatMap((text) => wordsOf(text, true));
+    const starts = (terms: string[], word: string) =>
+      terms.some((term) => (word.length === 1 ? term === word : term.startsWith(word)));
+    const near = (terms: string[], word: string) =>
+      terms.some(
+        (term) =>
+          term.startsWith(word.slice(0, 4)) || word.startsWith(term.slice(0, 4)) || distance(term, word) <= 2,
+      );
+    if (words.every((word) => starts(strong, word))) return 0;
+    const folded = (word: string) =>
+      starts(strong, word) ||
+      (singular(word) !== word && !starts(own, word) && starts(strong, singular(word)));
+    if (words.every(folded)) return 1;
+    const vocabulary = this.vocabularyOf(part);
+    const loose = (word: string) =>
+      !near(strong, word) &&
+      !near(recordWords, word) &&
+      !this.#isFamilyWord(word) &&
+      starts(vocabulary, word);
+    return words.some(loose) ? 2 : undefined;
+  }
+
   /** Ids of the parts the rules allow the query to return. */
   may(query: OracleQuery): Set<string> {
     const near = (vocabulary: string[], word: string) =>

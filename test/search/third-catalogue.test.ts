@@ -135,6 +135,43 @@ describe("where a match came from", () => {
   });
 });
 
+describe("the order of a whole answer", () => {
+  it("puts the word exactly as written before its other spellings, and a description alone last", async () => {
+    // t-09 says "anodised", t-10 "anodized", both in the title; t-11 says "anodized" only in its description.
+    const ordered = async (text: string) => (await find({ text })).items.map((item) => item.id);
+    expect(await ordered("anodized")).toEqual(["t-10", "t-09", "t-11"]);
+    expect(await ordered("anodised")).toEqual(["t-09", "t-10", "t-11"]);
+    expect(await ordered("anodized pump cover")).toEqual(["t-10", "t-09"]);
+  });
+
+  it("marks a part found only through its description", async () => {
+    const answer = await find({ text: "anodized" });
+    expect(answer.items.map((item) => [item.id, item.matched])).toEqual([
+      ["t-10", undefined],
+      ["t-09", undefined],
+      ["t-11", "description only"],
+    ]);
+  });
+
+  it("keeps listing order on a page with a cursor, so that the cursor stays one position", async () => {
+    const first = await find({ text: "anodized", limit: 2 });
+    expect(first.items.map((item) => item.id)).toEqual(["t-09", "t-10"]);
+    const rest = await find({ text: "anodized", limit: 2, cursor: first.nextCursor });
+    expect(rest.items.map((item) => item.id)).toEqual(["t-11"]);
+  });
+});
+
+describe("filler words", () => {
+  it("keeps a filler word that names a record: LIKE is a criticality code", async () => {
+    const answer = await find({ text: "like valves" });
+    expect(answer.items.map((item) => item.id)).toEqual(["t-08"]);
+    expect(answer.ignoredWords).toBeUndefined();
+    const asked = await find({ text: "which valves like for like" });
+    expect(asked.items.map((item) => item.id)).toEqual(["t-08"]);
+    expect(asked.ignoredWords?.sort()).toEqual(["for", "which"]);
+  });
+});
+
 describe("empty answers explain themselves", () => {
   it("names the record a code in the text is one character from", async () => {
     const answer = await find({ text: "IN719 nozzle" });

@@ -24,7 +24,7 @@ export interface PartSummary {
   materialId?: string;
   standardIds?: string[];
   published?: boolean;
-  /** The referenced record that matched words the part's own text lacks. */
+  /** How the part matched beyond its own words: a referenced record, or "category …" / "description only" (loose). */
   matched?: string;
 }
 
