@@ -203,6 +203,20 @@ describe.each(ERAS)("a pasted list and a comparison (%s era)", (era) => {
     const common = (parent.standardIds ?? []).filter((code) => child.standardIds?.includes(code));
     expect(comparison.standards.common.map((named) => named.split(" (")[0])).toEqual(common);
     expect(Object.keys(comparison.standards.byPart)).toEqual([parent.id, child.id]);
+    // Every code carries its own record's name: standards by code, criticalities and categories by id.
+    const store = server.api.store;
+    const nameOf = new Map([
+      ...store.standards().map((record) => [record.code, record.name] as const),
+      ...store.criticalities().map((record) => [record.id, record.name] as const),
+      ...store.categories().map((record) => [record.id, record.name] as const),
+    ]);
+    const lists = [comparison.standards, comparison.criticalities, comparison.categories];
+    const allNamed = lists.flatMap((each) => [...each.common, ...Object.values(each.byPart).flat()]);
+    expect(allNamed.length).toBeGreaterThan(0);
+    for (const named of allNamed) {
+      const code = named.split(" (")[0] as string;
+      expect(named).toBe(`${code} (${nameOf.get(code)})`);
+    }
     // Two parts, their process and material records, three batches: at most one read each.
     expect(server.api.stats.requests() - requests).toBeLessThanOrEqual(2 + 4 + 3);
   });
