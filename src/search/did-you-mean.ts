@@ -1,10 +1,12 @@
 // Did-you-mean for a code or id the API does not know, and reads by code: the closest records the
 // token knows (./known-records.ts), the part ids it was shown or has read, and the RFQ and factory
 // ids it was shown (the API cannot list those).
+
+import type { ReferenceRecords } from "../api/kinds";
 import type { CallOptions } from "../client";
 import type { ReferenceKind } from "../data/reference";
 import type { SearchContext } from "./context";
-import { type ReferenceRecords, SEARCHABLE, type SuggestKind } from "./kinds";
+import { SEARCHABLE, type SuggestKind } from "./kinds";
 import type { KnownRecords } from "./known-records";
 import { type Candidate, didYouMean, didYouMeanId, type Searchable, sameCode } from "./match";
 import type { PartIndex } from "./part-index";

@@ -1,17 +1,9 @@
 // The reference records a search meets, by kind, and what of each a fragment or a part's text is
 // compared with (search_reference, did-you-mean, reads by code, a part's referenced records).
-import type { Category, Criticality, Material, Process, Standard } from "../api/schemas";
+import type { ReferenceRecords } from "../api/kinds";
 import type { ReferenceKind } from "../data/reference";
 import type { Searchable } from "./match";
 import { materialFamilies, processFamilies } from "./vocabulary";
-
-export interface ReferenceRecords {
-  process: Process;
-  material: Material;
-  standard: Standard;
-  criticality: Criticality;
-  category: Category;
-}
 
 export type SuggestKind = ReferenceKind | "part" | "rfq" | "factory";
 /** The records of every kind a token knows. */

@@ -2,12 +2,14 @@
 // criticalities and categories (which the API cannot list) are the codes on the parts read so far
 // and those the token was shown, resolved to full records through the reference cache and kept
 // with the token's index (./records.ts), categories with every category above them.
+
+import type { ReferenceRecords } from "../api/kinds";
 import type { Category } from "../api/schemas";
 import { type CallOptions, PartsApiError } from "../client";
 import { REFERENCE_KINDS, type ReferenceKind } from "../data/reference";
 import { MAX_CATEGORY_DEPTH } from "./categories";
 import type { SearchContext } from "./context";
-import type { Known, ReferenceRecords } from "./kinds";
+import type { Known } from "./kinds";
 import type { Progress } from "./page-reader";
 import type { FilterKind } from "./part-columns";
 import { VIEW_KEYS } from "./part-indexes";

@@ -1,11 +1,13 @@
 // A search's arguments as the index reads them: filters as lists of codes, the text as readings of
 // stemmed words (filler words left out), and the compiled query, in which each word matches the
 // part's own words or the records it references (names, family words, a category's parents).
+
+import type { ReferenceRecords } from "../api/kinds";
 import type { PART_VIEWS } from "../api/schemas";
 import { REFERENCE_KINDS, type ReferenceKind } from "../data/reference";
 import { categoryEntriesOf, categoryEntryFields, withDescendants } from "./categories";
 import { SearchRefusal } from "./errors";
-import { type Known, PART_TEXT, type ReferenceRecords, SEARCHABLE } from "./kinds";
+import { type Known, PART_TEXT, SEARCHABLE } from "./kinds";
 import { editDistance, rankRecords, type Searchable, stemsOf, typosAllowed, wordMatch } from "./match";
 import { type CompiledQuery, FILTER_KINDS, type FilterKind, type QueryWord } from "./part-columns";
 import type { PartIndex } from "./part-index";
