@@ -6,18 +6,16 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Category, Criticality, Material, Part, Process, Standard } from "../../src/api/schemas";
-import { PartsApiClient } from "../../src/client";
-import { ReferenceData } from "../../src/data/reference";
+import type { PartsApiClient } from "../../src/client";
 import { startTestApi } from "../../src/embedded/testing";
-import { silentLogger } from "../../src/log/logger";
-import { PartSearch } from "../../src/search";
+import type { PartSearch } from "../../src/search";
 import { stems } from "../../src/search/text";
 import { isVocabularyWord } from "../../src/search/vocabulary";
 import * as second from "../fixtures/other-catalogue";
 import * as third from "../fixtures/third-catalogue";
 import { type Catalogue, type Paging, startCatalogueApi } from "../support/catalogue-api";
 import { Oracle, type OracleQuery } from "./oracle";
-import { callWith } from "./support";
+import { callWith, searchOver } from "./support";
 
 /** Words of a question that name nothing (the oracle's own list): never drawn for a query. */
 const FILLER = new Set(
@@ -157,18 +155,7 @@ describe.each(catalogues)("search_parts on %s against an independent oracle", (_
     let search: PartSearch;
     beforeAll(async () => {
       api = await startCatalogueApi(catalogue, paging);
-      client = new PartsApiClient({
-        baseUrl: api.url,
-        token: api.token,
-        timeoutMs: 10_000,
-        attemptTimeoutMs: 5_000,
-        maxRetries: 0,
-        batchSize: 50,
-        maxResponseBytes: 8 << 20,
-        logger: silentLogger,
-      });
-      const reference = new ReferenceData(client, api.token, { ttlMs: 60_000, maxEntries: 1_000 });
-      search = new PartSearch(client, reference, api.token, { ttlMs: 60_000 });
+      ({ client, search } = searchOver(api.url, api.token));
     });
     afterAll(async () => {
       await client.close();

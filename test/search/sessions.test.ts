@@ -3,14 +3,11 @@
 // would hold against it. PARTS_MCP_SESSION_LOG=1 prints each answer's summary and ids.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Part } from "../../src/api/schemas";
-import { PartsApiClient } from "../../src/client";
-import { ReferenceData } from "../../src/data/reference";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
-import { silentLogger } from "../../src/log/logger";
-import { PartSearch } from "../../src/search";
+import type { PartSearch } from "../../src/search";
 import * as third from "../fixtures/third-catalogue";
 import { type CatalogueApi, startCatalogueApi } from "../support/catalogue-api";
-import { callWith, everyPart } from "./support";
+import { callWith, everyPart, searchOver } from "./support";
 
 const PHRASES = [
   "titanium brackets",
@@ -29,27 +26,12 @@ interface Setting {
   close(): Promise<void>;
 }
 
-function searchOf(url: string, token: string) {
-  const client = new PartsApiClient({
-    baseUrl: url,
-    token,
-    timeoutMs: 10_000,
-    attemptTimeoutMs: 5_000,
-    maxRetries: 0,
-    batchSize: 50,
-    maxResponseBytes: 8 << 20,
-    logger: silentLogger,
-  });
-  const reference = new ReferenceData(client, token, { ttlMs: 60_000, maxEntries: 1_000 });
-  return { client, search: new PartSearch(client, reference, token, { ttlMs: 60_000 }) };
-}
-
 const settings: [string, () => Promise<Setting>][] = [
   [
     "the sample data",
     async () => {
       const api: TestApi = await startTestApi();
-      const { client, search } = searchOf(api.url, api.demoToken);
+      const { client, search } = searchOver(api.url, api.demoToken);
       const parts = await everyPart(client, callWith());
       return {
         search,
@@ -73,7 +55,7 @@ const settings: [string, () => Promise<Setting>][] = [
         criticalities: third.CRITICALITIES,
         categories: third.CATEGORIES,
       });
-      const { client, search } = searchOf(api.url, api.token);
+      const { client, search } = searchOver(api.url, api.token);
       return {
         search,
         parts,

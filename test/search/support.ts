@@ -15,9 +15,14 @@ export interface Replica {
 }
 
 export function replica(api: TestApi, options: Partial<PartSearchOptions> = {}): Replica {
+  return searchOver(api.url, api.demoToken, options);
+}
+
+/** A client and a PartSearch over any API at `url` (the embedded one, or a fixture catalogue's). */
+export function searchOver(url: string, token: string, options: Partial<PartSearchOptions> = {}): Replica {
   const client = new PartsApiClient({
-    baseUrl: api.url,
-    token: api.demoToken,
+    baseUrl: url,
+    token,
     timeoutMs: 10_000,
     attemptTimeoutMs: 5_000,
     maxRetries: 0,
@@ -25,8 +30,8 @@ export function replica(api: TestApi, options: Partial<PartSearchOptions> = {}):
     maxResponseBytes: 8 << 20,
     logger: silentLogger,
   });
-  const reference = new ReferenceData(client, api.demoToken, { ttlMs: 60_000, maxEntries: 1_000 });
-  const search = new PartSearch(client, reference, api.demoToken, { ttlMs: 60_000, ...options });
+  const reference = new ReferenceData(client, token, { ttlMs: 60_000, maxEntries: 1_000 });
+  const search = new PartSearch(client, reference, token, { ttlMs: 60_000, ...options });
   return { client, reference, search, close: () => client.close() };
 }
 

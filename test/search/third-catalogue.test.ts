@@ -2,13 +2,11 @@
 // naming the search was not tuned for: families by designation, false friends, empty answers that
 // explain themselves, near codes in text, counts, filler words, versions and process trade names.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PartsApiClient } from "../../src/client";
-import { ReferenceData } from "../../src/data/reference";
-import { silentLogger } from "../../src/log/logger";
-import { PartSearch, type PartSearchArgs } from "../../src/search";
+import type { PartsApiClient } from "../../src/client";
+import type { PartSearch, PartSearchArgs } from "../../src/search";
 import * as third from "../fixtures/third-catalogue";
 import { type CatalogueApi, startCatalogueApi } from "../support/catalogue-api";
-import { callWith } from "./support";
+import { callWith, searchOver } from "./support";
 
 let api: CatalogueApi;
 let client: PartsApiClient;
@@ -23,18 +21,7 @@ beforeAll(async () => {
     criticalities: third.CRITICALITIES,
     categories: third.CATEGORIES,
   });
-  client = new PartsApiClient({
-    baseUrl: api.url,
-    token: api.token,
-    timeoutMs: 10_000,
-    attemptTimeoutMs: 5_000,
-    maxRetries: 0,
-    batchSize: 50,
-    maxResponseBytes: 8 << 20,
-    logger: silentLogger,
-  });
-  const reference = new ReferenceData(client, api.token, { ttlMs: 60_000, maxEntries: 1_000 });
-  search = new PartSearch(client, reference, api.token, { ttlMs: 60_000 });
+  ({ client, search } = searchOver(api.url, api.token));
 });
 
 afterAll(async () => {
