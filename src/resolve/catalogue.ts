@@ -1,9 +1,9 @@
 // Reading the catalogue before a list is resolved, so that every line is matched against the same
 // parts and ranked as search_parts ranks a complete answer. It goes through search_parts' own
-// service (same per-token index, progress, memory budget, pages per call, deadline), with a text
-// no part has: the service then reads as far as one call may and says whether it reached the end,
-// with a cursor that continues the reading on any server process. A resolve_parts cursor is that
-// cursor bound to the list it was given for.
+// service (same per-token index, progress, memory budget, pages per call, deadline), which reads
+// as far as one call may and says whether it reached the end, with a cursor that continues the
+// reading on any server process. A resolve_parts cursor is that cursor bound to the list it was
+// given for.
 
 import { createHash } from "node:crypto";
 import type { PART_VIEWS } from "../api/schemas";
@@ -12,8 +12,6 @@ import { MAX_CURSOR_LENGTH, type PartSearch, SearchRefusal } from "../search";
 
 type Progress = (done: number, total?: number, message?: string) => void;
 
-/** A word with a digit (never read as a typo) that no catalogue has: every part is examined and none matches. */
-const NO_PART_HAS = "zq0resolveparts9x";
 /** The share of the call's time the reading may take; the lines get the rest. */
 const READING_SHARE = 0.5;
 const SEPARATOR = "~";
@@ -42,11 +40,9 @@ export async function readCatalogue(
   let at = cursor === undefined ? undefined : positionOf(cursor, list);
   const timeAtStart = call.deadline?.remaining() ?? Number.POSITIVE_INFINITY;
   for (;;) {
-    const args = { text: NO_PART_HAS, limit: 1, ...(view && { view }), ...(at && { cursor: at }) };
-    const { complete, nextCursor, items, hint } = await search.searchParts(args, call, progress);
-    if (items.length > 0) return { complete: false, hint: "The catalogue could not be read for this list." };
+    const { complete, nextCursor, hint } = await search.readCatalogue(view ?? "ALL", at, call, progress);
     if (complete) return { complete };
-    if (nextCursor === undefined) return { complete, ...(hint && { hint: stopReason(hint) }) };
+    if (nextCursor === undefined) return { complete, ...(hint && { hint }) };
     at = nextCursor;
     const left = call.deadline?.remaining() ?? Number.POSITIVE_INFINITY;
     if (left < timeAtStart * READING_SHARE) return { complete, cursor: `${list}${SEPARATOR}${at}` };
@@ -70,14 +66,6 @@ function listDigest(lines: readonly string[], view: string | undefined): string 
     .update(JSON.stringify([view ?? "", lines]))
     .digest("base64url")
     .slice(0, 16);
-}
-
-/** The search's explanation without its part about the words (which are ours, not the caller's). */
-function stopReason(hint: string): string {
-  return hint
-    .split(/(?<=\.) /)
-    .filter((sentence) => !sentence.includes(NO_PART_HAS))
-    .join(" ");
 }
 
 /** Longest cursor this module makes: the digest, the separator and a search cursor. */

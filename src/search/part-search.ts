@@ -53,6 +53,14 @@ export interface PartSearchResult {
   hint?: string;
 }
 
+/** How far a reading of the whole catalogue got (resolve_parts reads it before matching lines). */
+export interface CatalogueReading {
+  complete: boolean;
+  nextCursor?: string;
+  /** Why the reading cannot go further, when it stopped short of the end. */
+  hint?: string;
+}
+
 /** The counts in words, for the text form to lead with: "5 of 25 matches; more with the cursor". */
 function countsSummary(
   counts: { matchedSoFar: number; total?: number },
@@ -180,6 +188,33 @@ export class PartFinder {
       ...(text.ignored.length > 0 && { ignoredWords: text.ignored }),
     };
     return notes.length > 0 ? { ...result, hint: notes.join(" ") } : result;
+  }
+
+  /**
+   * Reads the token's catalogue into its index, a call's worth of pages from `cursor` on: whether
+   * the end was reached, else a cursor to go on from (any process) or why the reading stops.
+   */
+  async readCatalogue(
+    view: ViewKey,
+    cursor: string | undefined,
+    call: CallOptions,
+    progress?: Progress,
+  ): Promise<CatalogueReading> {
+    const tokenHash = this.#context.tokenHash(call);
+    const digest = searchDigest(tokenHash, { view, reading: "the catalogue" });
+    const start = cursor === undefined ? 0 : decodeCursor(cursor, digest).position;
+    const held = this.#context.indexes.held(tokenHash, view);
+    const { index } = held;
+    if (!index.endsBy(index.coveredFrom(start))) {
+      await this.#context.read(held, tokenHash, view, start, call, progress, () => false);
+    }
+    const covered = index.coveredFrom(start);
+    const stopped = index.stopsBy(covered);
+    if (stopped) return { complete: false, hint: stopNotice(stopped, index.partsBefore(covered)) };
+    if (index.endsBy(covered)) return { complete: true };
+    if (covered === start)
+      throw new SearchRefusal("The Parts API could not be read in time: try again shortly.");
+    return { complete: false, nextCursor: encodeCursor(covered, digest) };
   }
 
   /**

@@ -11,8 +11,8 @@ import { Suggestions } from "./did-you-mean";
 import type { SuggestKind } from "./kinds";
 import { KnownRecords } from "./known-records";
 import type { Progress } from "./page-reader";
-import { PartIndexes } from "./part-indexes";
-import { PartFinder, type PartSearchResult } from "./part-search";
+import { PartIndexes, type ViewKey } from "./part-indexes";
+import { type CatalogueReading, PartFinder, type PartSearchResult } from "./part-search";
 import type { PartSearchArgs } from "./query";
 import { type ReferenceSearchResult, searchReference } from "./reference-search";
 
@@ -85,6 +85,16 @@ export class PartSearch {
 
   searchParts(args: PartSearchArgs, call: CallOptions, progress?: Progress): Promise<PartSearchResult> {
     return this.#finder.search(args, call, progress);
+  }
+
+  /** Reads the token's catalogue, a call's worth of pages at a time (search_parts' index and limits). */
+  readCatalogue(
+    view: ViewKey,
+    cursor: string | undefined,
+    call: CallOptions,
+    progress?: Progress,
+  ): Promise<CatalogueReading> {
+    return this.#finder.readCatalogue(view, cursor, call, progress);
   }
 
   searchReference(
