@@ -44,6 +44,9 @@ function commandsOf(text: string): string[] {
 /** Commands this test does not run, each with the test that covers what it does. */
 const COVERED_ELSEWHERE: Record<string, string> = {
   "npm ci": "test/install/client-config.test.ts", // the build its `prepare` runs writes mcp.json
+  "npm install": "test/install/client-config.test.ts", // the same build, through `prepare`
+  "npm test": ".ci/run", // CI runs it, and this test runs inside it
+  "bash .ci/run": ".ci/run",
   "npm run build": "test/install/client-config.test.ts",
   "npm run bundle": "test/install/mcpb.test.ts",
   "npm run image": "test/deploy/image.test.ts",
@@ -106,10 +109,15 @@ async function checkCommands(document: string): Promise<string[]> {
   for (const line of commandsOf(read(document))) {
     if (COVERED_ELSEWHERE[line]) {
       expect(read(COVERED_ELSEWHERE[line])).not.toBe("");
-      // `npm ci` builds through the `prepare` script; the others are scripts of their own.
-      const script = line === "npm ci" ? "prepare" : line.replace(/^npm run /, "");
-      expect(packageJson.scripts[script]).toBeTruthy();
-      if (line === "npm ci") expect(packageJson.scripts.prepare).toContain("npm run build");
+      // `npm ci` and `npm install` build through the `prepare` script; `.ci/run` runs `npm test`.
+      const installs = line === "npm ci" || line === "npm install";
+      if (line === "bash .ci/run") expect(read(".ci/run")).toContain("npm test");
+      else {
+        const script = installs ? "prepare" : line.replace(/^npm (run )?/, "");
+        expect(packageJson.scripts[script]).toBeTruthy();
+      }
+      if (line === "npm test") expect(read(".ci/run")).toContain("npm test");
+      if (installs) expect(packageJson.scripts.prepare).toContain("npm run build");
     } else if (line.startsWith("git clone ")) {
       // This test runs inside such a clone; the address is the repository the releases name.
       const repository = line.slice("git clone ".length).replace(/\.git$/, "");
@@ -171,9 +179,13 @@ describe("README", () => {
       "## Resources, prompts and views",
       "## HTTP and the remote connector",
       "## Limits",
+      "## Development",
     ]) {
       expect(readme).toContain(`\n${heading}\n`);
     }
+    // Set-up and test commands a newcomer runs first.
+    expect(readme).toMatch(/\nnpm install\s/);
+    expect(readme).toMatch(/\nnpm test\s/);
   });
 
   it("has the tool tables the registry generates (run `npm run docs` after changing a tool)", () => {
