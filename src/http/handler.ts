@@ -212,12 +212,27 @@ export class McpHttpHandler {
       }
       return undefined;
     }
+    let message: unknown;
     try {
-      return JSON.parse(body.toString("utf8"));
+      message = JSON.parse(body.toString("utf8"));
     } catch {
       send(res, 400, rpcError(-32700, "Parse error: the body is not valid JSON."));
       return undefined;
     }
+    // One message a request, as the stdio wire takes them: every check made here (the message
+    // guard, the scope step-up) reads one message, so a batch would pass them unread.
+    if (Array.isArray(message)) {
+      send(
+        res,
+        400,
+        rpcError(
+          -32600,
+          "Invalid Request: send one JSON-RPC message per request (batches are not supported).",
+        ),
+      );
+      return undefined;
+    }
+    return message;
   }
 
   /** What the headers decide: a refusal, a request to serve (with its upstream token), or a

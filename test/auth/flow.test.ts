@@ -137,6 +137,18 @@ describe("a person connects a host", () => {
     await expectRefusedWithin(server.url, String(host.saved?.access_token), 5_000);
   });
 
+  it("refuses a batch, so a parts:read token cannot carry create_part past the step-up inside one", async () => {
+    const host = new TestHost("Batch Host");
+    const client = await connectWithSignIn(server.url, host, new Person(bob));
+    await client.close();
+    const res = await raw(server.url, {
+      headers: { ...MCP_HEADERS, authorization: `Bearer ${host.saved?.access_token}` },
+      body: `[${toolCall("create_part", { title: "Batched bracket" })}]`,
+    });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body).error.code).toBe(-32600);
+  });
+
   it("steps up to parts:write for create_part with a 403 naming both scopes", async () => {
     const host = new TestHost("Writer Host");
     const client = await connectWithSignIn(server.url, host, new Person(bob));
