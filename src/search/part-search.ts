@@ -78,6 +78,19 @@ function countsSummary(
 /** Counts kept per index (searches of one token), at most. */
 const MAX_COUNTS_KEPT = 256;
 
+/**
+ * Parts matched so far: those before the cursor (it carries their count) and those in the run
+ * read from it; the total once that run reaches the listing's end.
+ */
+function countsOf(
+  index: PartIndex,
+  covered: number,
+  matchedSoFar: number,
+): { matchedSoFar: number; total?: number } {
+  const whole = index.endsBy(covered) && index.stopsBy(covered) === undefined;
+  return whole ? { matchedSoFar, total: matchedSoFar } : { matchedSoFar };
+}
+
 export class PartFinder {
   readonly #context: SearchContext;
   /** Matches counted in a run of an index, by search digest, start and end of the run. */
@@ -144,7 +157,11 @@ export class PartFinder {
     const notes: string[] = [];
     const query = compileQuery(text, filters, index, known, notes);
     const covered = index.coveredFrom(start);
-    const { found: matches, scannedTo } = index.matches(query, start, covered, limit + 1);
+    // The compiled query changes with the records known, so they are part of what a count is kept by.
+    const recordsKnown = Object.values(known).reduce((sum, records) => sum + records.length, 0);
+    const countKey = `${digest.toString("base64url")}/${recordsKnown}/${start}/${covered}`;
+    const { matches, inRun } = this.#matchesAndCount(index, query, start, covered, limit, countKey);
+    const scannedTo = covered;
     const shown = matches.slice(0, limit);
     const ranks = index.ranks(query, shown);
     let items = shown.map((match, i) => this.#item(match, query, index, known, ranks[i] as MatchRank));
@@ -165,15 +182,7 @@ export class PartFinder {
     if (items.length === 0 && stopped === undefined) {
       notes.push(whyNothing(args, text, query, filters, index, start, next, complete, known));
     }
-    // The compiled query changes with the records known, so they are part of what a count is kept by.
-    const recordsKnown = Object.values(known).reduce((sum, records) => sum + records.length, 0);
-    const counts = this.#counts(
-      query,
-      index,
-      start,
-      matchedBefore,
-      `${digest.toString("base64url")}/${recordsKnown}`,
-    );
+    const counts = countsOf(index, covered, matchedBefore + inRun);
     const result = {
       summary: countsSummary(counts, items.length, !complete && stopped === undefined),
       ...counts,
@@ -218,33 +227,29 @@ export class PartFinder {
   }
 
   /**
-   * Parts matched so far: those before the cursor (it carries their count) and those in the run
-   * read from it; the total once that run reaches the listing's end.
+   * The first `limit + 1` matches of the run read from `start`, and how many the run holds. The
+   * first time, one pass over the run gives both; the count is kept per index, so a repeat of the
+   * same search stops at its page.
    */
-  #counts(
-    query: CompiledQuery,
+  #matchesAndCount(
     index: PartIndex,
+    query: CompiledQuery,
     start: number,
-    matchedBefore: number,
-    search: string,
-  ): { matchedSoFar: number; total?: number } {
-    const covered = index.coveredFrom(start);
-    // A pass over every part read: kept per index for the same search and run, so a repeat costs none.
-    const key = `${search}/${start}/${covered}`;
+    covered: number,
+    limit: number,
+    key: string,
+  ): { matches: Match[]; inRun: number } {
     let kept = this.#counted.get(index);
     if (kept === undefined) {
       kept = new Map();
       this.#counted.set(index, kept);
     }
-    let inRun = kept.get(key);
-    if (inRun === undefined) {
-      inRun = index.matches(query, start, covered, Number.POSITIVE_INFINITY).found.length;
-      if (kept.size >= MAX_COUNTS_KEPT) kept.clear();
-      kept.set(key, inRun);
-    }
-    const matchedSoFar = matchedBefore + inRun;
-    const whole = index.endsBy(covered) && index.stopsBy(covered) === undefined;
-    return whole ? { matchedSoFar, total: matchedSoFar } : { matchedSoFar };
+    const inRun = kept.get(key);
+    if (inRun !== undefined) return { matches: index.matches(query, start, covered, limit + 1).found, inRun };
+    const all = index.matches(query, start, covered, Number.POSITIVE_INFINITY).found;
+    if (kept.size >= MAX_COUNTS_KEPT) kept.clear();
+    kept.set(key, all.length);
+    return { matches: all.slice(0, limit + 1), inRun: all.length };
   }
 
   /** A match's summary, with `matched` when a referenced record matched words the part's own text lacks. */
@@ -287,16 +292,11 @@ export class PartFinder {
     try {
       if (kind === "category")
         return (await this.#context.reference.batch("category", [code], call)).items.length > 0;
-      if (kind === "process") await this.#context.reference.process(code, call);
-      else if (kind === "material") await this.#context.reference.material(code, call);
-      else if (kind === "standard") await this.#context.reference.standard(code, call);
-      else await this.#context.reference.criticality(code, call);
+      await this.#context.reference[kind](code, call);
       return true;
     } catch (error) {
       if (error instanceof PartsApiError && error.kind === "cancelled") throw error;
       return (error as { status?: number }).status !== 404;
     }
   }
-
-  /** Reads pages into a held index (./page-reader.ts), putting it back in the cache as it grows. */
 }
