@@ -338,6 +338,8 @@ describe("README", () => {
       ]);
       expect(field("externalRef")?.status).toBe("unknown");
       expect(field("externalRef")?.values[0]).toBeNull();
+      expect(field("externalRef")?.values[1]).not.toBeNull();
+      expect(field("serialId")?.values[0]).toBe("ACME-BRK-10748");
     } finally {
       await server.close();
     }

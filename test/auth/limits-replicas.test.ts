@@ -105,10 +105,11 @@ describe("expiry and the sweep", () => {
   it("deletes records within seconds of their expiry", async () => {
     const [before] = await query<{ n: string }>("SELECT count(*) AS n FROM oauth_records");
     expect(Number(before?.n)).toBeGreaterThan(0);
-    await query(
-      "UPDATE oauth_records SET expires_at = $1 WHERE model IN ('Interaction', 'Session', 'AuthorizationCode')",
+    const expiring = await query<{ id: string }>(
+      "UPDATE oauth_records SET expires_at = $1 WHERE model IN ('Interaction', 'Session', 'AuthorizationCode') RETURNING id",
       [Date.now() - 1],
     );
+    expect(expiring.length).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const [expired] = await query<{ n: string }>(
       "SELECT count(*) AS n FROM oauth_records WHERE expires_at <= $1",
