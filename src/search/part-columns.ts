@@ -137,7 +137,7 @@ export interface CodeTables {
 }
 
 /** A test of one stored part. */
-type PartTest = (page: StoredPage, j: number) => boolean;
+export type PartTest = (page: StoredPage, j: number) => boolean;
 
 /** The summary of a stored part. */
 export function summaryOf(stored: StoredPage, j: number, codes: CodeTables): PartSummary {
@@ -256,6 +256,12 @@ export function compileFilters(
   if (any) return tests.length === 0 ? undefined : (page, j) => tests.some((test) => test(page, j));
   if (tests.length === 1) return tests[0];
   return (page, j) => tests.every((test) => test(page, j));
+}
+
+/** Whether a part names a record of the word other than a category; undefined when no part can. */
+export function recordsBesideCategories(codes: CodeTables, word: QueryWord): PartTest | undefined {
+  const { category: _, ...others } = word.codes;
+  return compileFilters(codes, others, true);
 }
 
 /**

@@ -23,7 +23,10 @@ import {
   MATERIAL,
   type Match,
   type PartSummary,
+  type PartTest,
   PROCESS,
+  type QueryWord,
+  recordsBesideCategories,
   referencesOf,
   SINGLES,
   type StoredPage,
@@ -255,6 +258,11 @@ export class PartIndex {
       }
     }
     if (items.length > 0 || tooLarge > 0) this.#store(page, parts, texts);
+    if (this.#lastPage !== undefined && this.#pages.size >= this.#lastPage) {
+      // Every page is read: the words are sorted once, for all the searches to come.
+      this.#words.settle();
+      this.#forms.settle();
+    }
     this.#tooLarge += tooLarge;
     this.#budget.settle(this.bytes - before - estimate);
   }
@@ -363,7 +371,12 @@ export class PartIndex {
 
   /** How exactly, and through what, each match met the query (./ranking.ts). */
   ranks(query: CompiledQuery, found: readonly Match[]): MatchRank[] {
-    return rankMatches(this.#words, this.#forms, query, found, (position) => this.referencesOf(position));
+    const tests = new Map<QueryWord, PartTest | undefined>();
+    return rankMatches(this.#words, this.#forms, query, found, (position, word) => {
+      if (!tests.has(word)) tests.set(word, recordsBesideCategories(this.#codes, word));
+      const { stored, j } = this.#at(position);
+      return tests.get(word)?.(stored, j) ?? false;
+    });
   }
 
   /** Whether a word of some part's own text starts with `prefix`. */

@@ -2,10 +2,12 @@
 // bounded number per call, within the call's deadline) into the token's index (./part-indexes.ts)
 // and answers the parts that match, each with how it matched.
 //
-// A result is in listing order, so a cursor is one position: any process continues from it.
+// While the catalogue is being read, a result is in listing order and a cursor is one position
+// in it; once it is read, a result is ranked and a cursor is the rank and position of the last
+// part shown. Any process continues from either (./cursor.ts).
 import { type CallOptions, PartsApiError } from "../client";
 import type { SearchContext } from "./context";
-import { decodeCursor, encodeCursor, searchDigest } from "./cursor";
+import { type CursorPlace, decodeCursor, encodeCursor, searchDigest } from "./cursor";
 import { SearchRefusal } from "./errors";
 import { referenceLabel, whyNothing } from "./explain";
 import { type Known, NO_RECORDS } from "./kinds";
@@ -19,7 +21,7 @@ import {
   type PartSummary,
 } from "./part-columns";
 import type { PartIndex } from "./part-index";
-import type { ViewKey } from "./part-indexes";
+import type { Held, ViewKey } from "./part-indexes";
 import {
   compileQuery,
   FILTER_ARGUMENT,
@@ -28,9 +30,11 @@ import {
   keepNamedFillers,
   ownWordsOnly,
   type PartSearchArgs,
+  type TextQuery,
   textReadings,
 } from "./query";
-import { type MatchRank, rankedOrder } from "./ranking";
+import { type KeptAnswer, RankedAnswers } from "./ranked-answers";
+import { type MatchRank, RankedAnswer } from "./ranking";
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 50;
@@ -91,10 +95,44 @@ function countsOf(
   return whole ? { matchedSoFar, total: matchedSoFar } : { matchedSoFar };
 }
 
+/** One search_parts call, as its answer is made. */
+interface Search {
+  args: PartSearchArgs;
+  text: TextQuery;
+  filters: Filters;
+  query: CompiledQuery;
+  known: Known;
+  digest: Buffer;
+  place: CursorPlace;
+  limit: number;
+  /** What the answer's hint will say. */
+  notes: string[];
+}
+
+/** Whether the index holds the whole listing, from its start to its end. */
+function wholeRead(index: PartIndex): boolean {
+  const end = index.coveredFrom(0);
+  return index.endsBy(end) && index.stopsBy(end) === undefined;
+}
+
+/** An answer with the words the search ignored, and its hint when there is something to say. */
+function withNotes<T extends object>(
+  result: T,
+  { text, notes }: Search,
+): T & { ignoredWords?: string[]; hint?: string } {
+  return {
+    ...result,
+    ...(text.ignored.length > 0 && { ignoredWords: text.ignored }),
+    ...(notes.length > 0 && { hint: notes.join(" ") }),
+  };
+}
+
 export class PartFinder {
   readonly #context: SearchContext;
   /** Matches counted in a run of an index, by search digest, start and end of the run. */
   readonly #counted = new WeakMap<PartIndex, Map<string, number>>();
+  /** Whole answers ranked, per index, by search digest and the index's extent. */
+  readonly #answers = new RankedAnswers();
   readonly #known: KnownRecords;
   readonly #suggest: (kind: FilterKind, code: string, call: CallOptions) => Promise<string | undefined>;
 
@@ -117,23 +155,73 @@ export class PartFinder {
     const asked = textReadings(args.text);
     const tokenHash = this.#context.tokenHash(call);
     const view: ViewKey = args.view ?? "ALL";
+    const spelled = [...asked.writtenAs].filter(([stem, written]) => stem !== written);
     const digest = searchDigest(tokenHash, {
       view,
       filters,
       readings: asked.readings,
       ...(asked.versions.length > 0 && { versions: asked.versions }),
       ...(asked.ignored.length > 0 && { ignored: asked.ignored }),
+      // Words folded to the same stems match alike but rank apart ("anodised", "anodized").
+      ...(spelled.length > 0 && { spelled }),
     });
-    const { position: start, matchedBefore } =
+    const place: CursorPlace =
       args.cursor === undefined ? { position: 0, matchedBefore: 0 } : decodeCursor(args.cursor, digest);
     const held = this.#context.indexes.held(tokenHash, view);
     const { index } = held;
     await this.#refuseUnknownCodes(filters, index, call);
 
+    if (place.rank === undefined) {
+      await this.#readForPage(
+        held,
+        tokenHash,
+        view,
+        asked.readings,
+        filters,
+        place.position,
+        limit,
+        call,
+        progress,
+      );
+    } else if (!wholeRead(index)) {
+      // A ranked answer goes on only over the whole catalogue: a process that has not read it reads it now.
+      await this.#context.read(held, tokenHash, view, index.coveredFrom(0), call, progress, () => false);
+    }
+
+    // Referenced records matter only to words and to a category's descendants.
+    const known =
+      asked.readings.length > 0 || filters.category ? await this.#known.knownRecords(call) : NO_RECORDS;
+    // A filler word that names a known record is searched like any other word.
+    const text = keepNamedFillers(asked, known);
+    const notes: string[] = [];
+    const query = compileQuery(text, filters, index, known, notes);
+    const search: Search = { args, text, filters, query, known, digest, place, limit, notes };
+    if (index.tooLarge > 0) notes.push(tooLargeNotice(index.tooLarge));
+    // Once the whole catalogue is read, an answer is ranked; while it is still being read, a search
+    // answers in listing order, and its cursor goes on in listing order.
+    if (wholeRead(index) && (place.rank !== undefined || place.position === 0))
+      return this.#ranked(search, index);
+    if (place.rank !== undefined) return this.#stillReading(search, index);
+    return this.#listed(search, index);
+  }
+
+  /** Reads pages from `start` until this call has found more than a page of matches, or the call's share is read. */
+  async #readForPage(
+    held: Held,
+    tokenHash: string,
+    view: ViewKey,
+    readings: string[][],
+    filters: Filters,
+    start: number,
+    limit: number,
+    call: CallOptions,
+    progress: Progress | undefined,
+  ): Promise<void> {
+    const { index } = held;
     // While pages are read, the parts' own words and the codes as given are enough to tell when
     // this call has found more than a page: whatever they match, the whole query matches too
     // (a version named in the text aside: then the reading may stop early, and the cursor goes on).
-    const early = ownWordsOnly(asked.readings, filters);
+    const early = ownWordsOnly(readings, filters);
     let found = 0;
     let evaluatedTo = start;
     const enough = (to: number) => {
@@ -148,55 +236,136 @@ export class PartFinder {
     if (!index.endsBy(coveredNow) && !enough(coveredNow)) {
       await this.#context.read(held, tokenHash, view, evaluatedTo, call, progress, enough);
     }
+  }
 
-    // Referenced records matter only to words and to a category's descendants.
-    const known =
-      asked.readings.length > 0 || filters.category ? await this.#known.knownRecords(call) : NO_RECORDS;
-    // A filler word that names a known record is searched like any other word.
-    const text = keepNamedFillers(asked, known);
-    const notes: string[] = [];
-    const query = compileQuery(text, filters, index, known, notes);
+  /**
+   * An answer over the whole catalogue, ranked (./ranking.ts): own words and records before a
+   * category name or the description alone, exact before folded before typos, then listing order.
+   * The page is what ranks after the cursor's part.
+   */
+  #ranked(search: Search, index: PartIndex): PartSearchResult {
+    const { place, limit, notes } = search;
+    const end = index.coveredFrom(0);
+    const kept = this.#rankedAnswer(search, index, end);
+    const { answer } = kept;
+    const from = place.rank === undefined ? 0 : answer.after(place.rank, place.position);
+    const to = Math.min(answer.length, from + limit);
+    const items: FoundPart[] = [];
+    for (let i = from; i < to; i++)
+      items.push(this.#item(answer.match(i), search.query, index, search.known, answer.rank(i)));
+    const more = to < answer.length;
+    if (items.length === 0 && place.rank !== undefined)
+      notes.push(this.#whyNothing(search, index, end, end, true));
+    // Why nothing matches takes a pass over the catalogue per word: a repeat reads it from the answer kept.
+    if (items.length === 0 && place.rank === undefined) {
+      kept.whyNothing ??= this.#whyNothing(search, index, 0, end, true);
+      notes.push(kept.whyNothing);
+    }
+    const counts = { matchedSoFar: answer.length, total: answer.length };
+    const last = to - 1;
+    const result = {
+      summary: countsSummary(counts, items.length, more),
+      ...counts,
+      items,
+      scanned: index.partsBefore(end),
+      complete: !more,
+      ...(more && {
+        nextCursor: encodeCursor(
+          answer.match(last).position,
+          search.digest,
+          place.matchedBefore + items.length,
+          answer.key(last),
+        ),
+      }),
+    };
+    return withNotes(result, search);
+  }
+
+  /** The whole answer ranked, kept per index for the searches' next pages and repeats. */
+  #rankedAnswer(search: Search, index: PartIndex, end: number): KeptAnswer {
+    // The compiled query changes with the records known, so they are part of what an answer is kept by.
+    const recordsKnown = Object.values(search.known).reduce((sum, records) => sum + records.length, 0);
+    const key = `${search.digest.toString("base64url")}/${recordsKnown}/${end}/${search.args.text === undefined}`;
+    return this.#answers.get(index, key, () => {
+      const all = index.matches(search.query, 0, end, Number.POSITIVE_INFINITY).found;
+      return new RankedAnswer(all, index.ranks(search.query, all));
+    });
+  }
+
+  /** A ranked answer's next page asked of a process that could not read the whole catalogue in this call. */
+  #stillReading(search: Search, index: PartIndex): PartSearchResult {
+    const covered = index.coveredFrom(0);
+    const stopped = index.stopsBy(covered);
+    const read = index.partsBefore(covered);
+    if (stopped) {
+      search.notes.push(
+        `${stopNotice(stopped, read)} This answer was ranked over the whole catalogue, which cannot be read now: search again without cursor for the parts in listing order.`,
+      );
+    } else if (read === 0) {
+      throw new SearchRefusal("The Parts API could not be read in time: try again shortly.");
+    } else {
+      search.notes.push(
+        `This ranked answer goes on once the whole catalogue is read; ${read} parts are read so far. Call again with the same cursor.`,
+      );
+    }
+    const counts = { matchedSoFar: search.place.matchedBefore };
+    const result = {
+      summary: stopped
+        ? "The ranked answer cannot go on"
+        : "Still reading the catalogue; more with the cursor",
+      ...counts,
+      items: [],
+      scanned: read,
+      complete: false,
+      ...(!stopped && { nextCursor: search.args.cursor as string }),
+    };
+    return withNotes(result, search);
+  }
+
+  /** A page of the parts matched from the cursor's position on, in listing order. */
+  #listed(search: Search, index: PartIndex): PartSearchResult {
+    const { query, place, limit, notes, digest } = search;
+    const start = place.position;
     const covered = index.coveredFrom(start);
     // The compiled query changes with the records known, so they are part of what a count is kept by.
-    const recordsKnown = Object.values(known).reduce((sum, records) => sum + records.length, 0);
+    const recordsKnown = Object.values(search.known).reduce((sum, records) => sum + records.length, 0);
     const countKey = `${digest.toString("base64url")}/${recordsKnown}/${start}/${covered}`;
     const { matches, inRun } = this.#matchesAndCount(index, query, start, covered, limit, countKey);
-    const scannedTo = covered;
     const shown = matches.slice(0, limit);
     const ranks = index.ranks(query, shown);
-    let items = shown.map((match, i) => this.#item(match, query, index, known, ranks[i] as MatchRank));
+    const items = shown.map((match, i) =>
+      this.#item(match, query, index, search.known, ranks[i] as MatchRank),
+    );
     // An index that stopped short of the listing's end (memory budget, an empty page that says
     // more follow, an endless listing) gives no cursor: the hint says why and what was searched.
-    const stopped = matches.length <= limit ? index.stopsBy(scannedTo) : undefined;
-    const complete = matches.length <= limit && index.endsBy(scannedTo) && stopped === undefined;
-    const next = matches.length > limit ? (matches[limit] as Match).position : scannedTo;
-    // A whole answer in one page is ranked (./ranking.ts): own words and records before a category
-    // name or the description alone, exact before folded before typos, then listing order. A page
-    // with a cursor keeps listing order, so that the cursor stays one position.
-    if (complete && start === 0) items = rankedOrder(ranks).map((i) => items[i] as FoundPart);
+    const stopped = matches.length <= limit ? index.stopsBy(covered) : undefined;
+    const complete = matches.length <= limit && index.endsBy(covered) && stopped === undefined;
+    const next = matches.length > limit ? (matches[limit] as Match).position : covered;
     if (!complete && stopped === undefined && next === start && items.length === 0) {
       throw new SearchRefusal("The Parts API could not be read in time: try again shortly.");
     }
-    if (stopped) notes.push(stopNotice(stopped, index.partsBefore(scannedTo)));
-    if (index.tooLarge > 0) notes.push(tooLargeNotice(index.tooLarge));
-    if (items.length === 0 && stopped === undefined) {
-      notes.push(whyNothing(args, text, query, filters, index, start, next, complete, known));
-    }
-    const counts = countsOf(index, covered, matchedBefore + inRun);
+    if (stopped) notes.push(stopNotice(stopped, index.partsBefore(covered)));
+    if (items.length === 0 && stopped === undefined)
+      notes.push(this.#whyNothing(search, index, start, next, complete));
+    const counts = countsOf(index, covered, place.matchedBefore + inRun);
     const result = {
       summary: countsSummary(counts, items.length, !complete && stopped === undefined),
       ...counts,
       items,
       ...(complete || stopped
-        ? { scanned: index.partsBefore(scannedTo), complete }
+        ? { scanned: index.partsBefore(covered), complete }
         : {
             scanned: index.partsBefore(next),
             complete,
-            nextCursor: encodeCursor(next, digest, matchedBefore + items.length),
+            nextCursor: encodeCursor(next, digest, place.matchedBefore + items.length),
           }),
-      ...(text.ignored.length > 0 && { ignoredWords: text.ignored }),
     };
-    return notes.length > 0 ? { ...result, hint: notes.join(" ") } : result;
+    return withNotes(result, search);
+  }
+
+  #whyNothing(search: Search, index: PartIndex, from: number, to: number, complete: boolean): string {
+    const { args, text, query, filters, known } = search;
+    return whyNothing(args, text, query, filters, index, from, to, complete, known);
   }
 
   /**

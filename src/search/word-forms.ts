@@ -28,6 +28,13 @@ export class WordForms {
     this.#foldedOnly.add(position, forms.foldedOnly);
   }
 
+  /** See WordIndex.settle. */
+  settle(): void {
+    this.#descriptionOnly.settle();
+    this.#spelled.settle();
+    this.#foldedOnly.settle();
+  }
+
   /** The bytes `add` would count for these parts. */
   cost(batch: readonly PartWords[]): number {
     return (
@@ -37,37 +44,43 @@ export class WordForms {
     );
   }
 
-  /** The positions of `among` with a word starting with one of `prefixes` outside their description. */
-  strongAmong(prefixes: readonly string[], words: WordIndex, among: ReadonlySet<number>): Set<number> {
-    const found = new Set<number>();
-    for (const prefix of prefixes) addExcept(found, among, words, prefix, this.#descriptionOnly);
-    return found;
-  }
-
   /**
-   * The positions of `among` that write a word starting with `written` exactly so: a word spelt
-   * otherwise than its stem, or a stem (of `words`) the part writes as such.
+   * Marks in `mask` the parts that have a word starting with one of `prefixes` outside their
+   * description (STRONG), and those that write a word starting with `written` exactly so
+   * (EXACT_FORM): a word spelt otherwise than its stem, or a stem (of `words`) the part writes as
+   * such. `scratch`, as long as `mask`, is all zeros and is left so.
    */
-  exactAmong(written: string, words: WordIndex, among: ReadonlySet<number>): Set<number> {
-    const found = new Set<number>();
-    addExcept(found, among, this.#spelled, written);
-    addExcept(found, among, words, written, this.#foldedOnly);
-    return found;
+  mark(
+    mask: Uint8Array,
+    scratch: Uint8Array,
+    words: WordIndex,
+    prefixes: readonly string[],
+    written: string | undefined,
+  ): void {
+    for (const prefix of prefixes) markExcept(mask, STRONG, scratch, words, prefix, this.#descriptionOnly);
+    if (written === undefined) return;
+    markExcept(mask, EXACT_FORM, scratch, this.#spelled, written);
+    markExcept(mask, EXACT_FORM, scratch, words, written, this.#foldedOnly);
   }
 }
 
-/** Adds the positions of `among` that some word of `words` starting with `prefix` has, but not those `except` has for it. */
-function addExcept(
-  found: Set<number>,
-  among: ReadonlySet<number>,
+export const STRONG = 1;
+export const EXACT_FORM = 2;
+
+/** Sets `bit` in `mask` for the positions that some word of `words` starting with `prefix` has, but not those `except` has for that same word. */
+function markExcept(
+  mask: Uint8Array,
+  bit: number,
+  scratch: Uint8Array,
   words: WordIndex,
   prefix: string,
   except?: WordIndex,
 ): void {
   for (const word of words.wordsStartingWith(prefix)) {
-    const skip = new Set((except?.positionsOf(word) ?? []).filter((position) => among.has(position)));
-    for (const position of words.positionsOf(word)) {
-      if (among.has(position) && !skip.has(position)) found.add(position);
-    }
+    const skipped = except?.positionsOf(word) ?? [];
+    for (const position of skipped) scratch[position] = 1;
+    for (const position of words.positionsOf(word))
+      if (scratch[position] === 0) mask[position] = (mask[position] as number) | bit;
+    for (const position of skipped) scratch[position] = 0;
   }
 }

@@ -152,6 +152,16 @@ export class WordIndex {
    */
   #sorted(): string[] {
     if (this.#newWords.length < Math.max(MIN_MERGE, this.#sortedWords.length / 4)) return this.#sortedWords;
+    return this.#merge();
+  }
+
+  /** Once every page is read: the recent words merged into the sorted ones, so that a search looks through none. */
+  settle(): void {
+    this.#merge();
+  }
+
+  #merge(): string[] {
+    if (this.#newWords.length === 0) return this.#sortedWords;
     const added = this.#newWords.sort();
     const old = this.#sortedWords;
     const merged = new Array<string>(old.length + added.length);

@@ -64,6 +64,29 @@ describe("a search of the large catalogue", () => {
     expect(page2.items).toHaveLength(5);
   });
 
+  it("continues a ranked answer on a process that has not read the catalogue, once it has", async () => {
+    const own = await startTestApi({ catalogue: "large", largeCatalogueSize: 6_000 });
+    const here = replica(own, { pagesPerCall: 500 });
+    const there = replica(own, { pagesPerCall: 70 });
+    try {
+      const args = { text: "bracket", limit: 5 };
+      await here.search.searchParts({ text: "no such word" }, callWith());
+      const page1 = await here.search.searchParts(args, callWith());
+      expect(page1.total).toBeGreaterThan(10);
+      const page2 = await here.search.searchParts({ ...args, cursor: page1.nextCursor }, callWith());
+      // 6,000 parts are 120 pages: the other process reads 70 of them, says so, and the same cursor goes on.
+      const reading = await there.search.searchParts({ ...args, cursor: page1.nextCursor }, callWith());
+      expect(reading).toMatchObject({ items: [], complete: false, nextCursor: page1.nextCursor });
+      expect(reading.hint).toMatch(/goes on once the whole catalogue is read; 3500 parts are read so far/);
+      const page2There = await there.search.searchParts({ ...args, cursor: page1.nextCursor }, callWith());
+      expect(withoutCounts(page2There)).toEqual(withoutCounts(page2));
+    } finally {
+      await here.close();
+      await there.close();
+      await own.close();
+    }
+  });
+
   it("stops within the call's deadline and says how far it got, instead of failing", async () => {
     api.faults.add({ endpoint: "listParts", action: { kind: "latency", ms: 150 } });
     const started = Date.now();

@@ -219,6 +219,32 @@ describe("cursors", () => {
     expect([...ids(page1.items), ...ids(page2Here.items)]).toEqual(ids(all.items).slice(0, 6));
   });
 
+  it("of a ranked answer go on after the last part shown: a part added before it shifts nothing", async () => {
+    const own = await startTestApi();
+    const here = replica(own);
+    const there = replica(own);
+    try {
+      // 25 parts say "housing"; 18 more are in a category named so, and rank after them.
+      const args = { text: "housing", limit: 30 };
+      const page1 = await here.search.searchParts(args, callWith());
+      expect(page1.items.at(-1)?.matched).toMatch(/^category /);
+      const page2 = await here.search.searchParts({ ...args, cursor: page1.nextCursor }, callWith());
+      expect(page2).toMatchObject({ complete: true, total: 43 });
+      expect(ids(page2.items)).toHaveLength(13);
+      // A part that ranks first, made between the two pages, read by a process that reads afresh.
+      const made = await here.client.call("createPart", { body: { title: "Housing probe" } }, callWith());
+      const page2There = await there.search.searchParts({ ...args, cursor: page1.nextCursor }, callWith());
+      expect(ids(page2There.items)).toEqual(ids(page2.items));
+      expect(page2There.total).toBe(44);
+      const afresh = await there.search.searchParts(args, callWith());
+      expect(ids(afresh.items)).toContain(made.id);
+    } finally {
+      await here.close();
+      await there.close();
+      await own.close();
+    }
+  });
+
   it("at the end of the listing complete the search on a process that has read nothing", async () => {
     const tokenHash = createHash("sha256").update(api.demoToken).digest("base64url");
     const digest = searchDigest(tokenHash, { view: "ALL", filters: {}, readings: [["bracket"]] });

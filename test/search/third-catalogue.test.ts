@@ -140,11 +140,13 @@ describe("the order of a whole answer", () => {
     ]);
   });
 
-  it("keeps listing order on a page with a cursor, so that the cursor stays one position", async () => {
+  it("keeps that order across pages: the cursor goes on after the last part shown", async () => {
     const first = await find({ text: "anodized", limit: 2 });
-    expect(first.items.map((item) => item.id)).toEqual(["t-09", "t-10"]);
+    expect(first.items.map((item) => item.id)).toEqual(["t-10", "t-09"]);
+    expect(first.summary).toBe("2 of 3 matches here; more with the cursor");
     const rest = await find({ text: "anodized", limit: 2, cursor: first.nextCursor });
-    expect(rest.items.map((item) => item.id)).toEqual(["t-11"]);
+    expect(rest.items.map((item) => [item.id, item.matched])).toEqual([["t-11", "description only"]]);
+    expect(rest).toMatchObject({ complete: true, total: 3 });
   });
 });
 
