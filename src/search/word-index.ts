@@ -3,7 +3,7 @@
 // indexed word it starts (a binary search over the sorted words). New words are kept unsorted until they are
 // many, so adding a page does not re-sort the whole vocabulary.
 import type { Part } from "../api/schemas";
-import { ARRAY_HEADER, MAP_ENTRY, SLOT, stringBytes } from "./heap-sizes";
+import { ARRAY_HEADER, MAP_ENTRY, SLOT, stringBytes, TYPED_ARRAY } from "./heap-sizes";
 import { editDistance } from "./match";
 import { stem, words } from "./text";
 
@@ -13,8 +13,18 @@ const MIN_MERGE = 4_096;
 /** Words whose near words are remembered at most. */
 const MAX_NEAR_MEMO = 256;
 
-/** Positions of a word: one, or several (a plain array is the smallest for short lists). */
-type Posting = number | number[];
+/**
+ * Positions of a word: one, or several: a plain array while pages are read (the smallest for
+ * short lists, and it grows), a Uint32Array once every page is read and the list is long (half
+ * the bytes of an array's slots).
+ */
+type Posting = number | number[] | Uint32Array;
+
+/** Positions from which a settled posting is kept as a Uint32Array: past its header's cost. */
+const MIN_PACKED = 40;
+
+/** The estimated bytes of a plain array of `n` positions grown one by one (capacity a power of two). */
+const arrayBytes = (n: number) => ARRAY_HEADER + SLOT * 2 ** Math.ceil(Math.log2(Math.max(2, n)));
 
 export class WordIndex {
   readonly #postings = new Map<string, Posting>();
@@ -46,6 +56,11 @@ export class WordIndex {
       } else if (typeof posting === "number") {
         this.#postings.set(word, [posting, position]);
         this.#bytes += ARRAY_HEADER + 2 * SLOT;
+      } else if (posting instanceof Uint32Array) {
+        // A page read after the end (a reading that started from a cursor): the list grows again.
+        const grown = [...posting, position];
+        this.#postings.set(word, grown);
+        this.#bytes += arrayBytes(grown.length) - TYPED_ARRAY - posting.byteLength;
       } else {
         // A growing array keeps spare room: count its capacity (V8 grows by about 1.5).
         if (posting.length >= 2 && (posting.length & (posting.length - 1)) === 0) {
@@ -64,6 +79,7 @@ export class WordIndex {
         const posting = this.#postings.get(word);
         if (posting === undefined) bytes += stringBytes(word) + MAP_ENTRY + SLOT;
         else if (typeof posting === "number") bytes += ARRAY_HEADER + 2 * SLOT;
+        else if (posting instanceof Uint32Array) bytes += arrayBytes(posting.length + 1);
         else if ((posting.length & (posting.length - 1)) === 0) bytes += posting.length * SLOT;
       }
     }
@@ -117,7 +133,7 @@ export class WordIndex {
   }
 
   /** The positions of the parts whose text has exactly this word. */
-  positionsOf(word: string): readonly number[] {
+  positionsOf(word: string): readonly number[] | Uint32Array {
     const posting = this.#postings.get(word);
     return posting === undefined ? [] : typeof posting === "number" ? [posting] : posting;
   }
@@ -155,9 +171,17 @@ export class WordIndex {
     return this.#merge();
   }
 
-  /** Once every page is read: the recent words merged into the sorted ones, so that a search looks through none. */
+  /**
+   * Once every page is read: the recent words merged into the sorted ones, so that a search looks
+   * through none, and long lists of positions packed.
+   */
   settle(): void {
     this.#merge();
+    for (const [word, posting] of this.#postings) {
+      if (!Array.isArray(posting) || posting.length < MIN_PACKED) continue;
+      this.#postings.set(word, Uint32Array.from(posting));
+      this.#bytes += TYPED_ARRAY + 4 * posting.length - arrayBytes(posting.length);
+    }
   }
 
   #merge(): string[] {
