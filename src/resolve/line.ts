@@ -2,7 +2,7 @@
 // the quantity written before or after the part ("2x", "2 x", "qty 4", "4 pcs", a number
 // column), a version it names ("Rev B", "version B", "v2"), the code-like words that may be an id,
 // a serial id or an external reference, and the words left to search with. Pure text, no lookups.
-import { compact } from "../search";
+import { takeVersions } from "../search";
 
 export interface ReadLine {
   /** What remains once the quantity and the version are taken out: the words to search with. */
@@ -39,9 +39,6 @@ const TRAILING = [
 ];
 /** A list's own numbering or bullet ("1.", "2)", "-", "•"): not a quantity. */
 const BULLET = /^\s*(?:[-*•·]|\d{1,3}[.)])\s+/;
-/** "Rev B", "rev. 2", "revision C", "version B", "ver 3", "v2". */
-const VERSION =
-  /(?:^|[\s,;(/-])(?:rev(?:ision)?\.?|version|ver\.?)\s*[:#]?\s*([a-z0-9]{1,3})\b|(?:^|[\s,;(/-])v(\d{1,3})\b/i;
 const EDGE_PUNCTUATION = /^[\s,;:|/()[\]-]+|[\s,;:|/()[\]-]+$/g;
 
 /** Reads a pasted line apart; `text` may be empty when the line holds only a quantity. */
@@ -59,13 +56,9 @@ export function readLine(line: string): ReadLine {
       text = rest.trim();
     }
   }
-  let version: string | undefined;
-  const named = VERSION.exec(text);
-  if (named) {
-    version = (named[1] ?? named[2]) as string;
-    text = `${text.slice(0, named.index)} ${text.slice(named.index + named[0].length)}`;
-  }
-  text = text.replace(/\s+/g, " ").replace(EDGE_PUNCTUATION, "");
+  const { rest: unversioned, versions } = takeVersions(text);
+  const version = versions[0];
+  text = unversioned.replace(/\s+/g, " ").replace(EDGE_PUNCTUATION, "");
   return {
     text,
     ...(quantity !== undefined && { quantity }),
@@ -86,14 +79,4 @@ function codesOf(text: string): string[] {
 /** Runs of letters and digits. */
 function words(text: string): string[] {
   return text.split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0);
-}
-
-/** Whether a part's version name is the one a line names: "Rev B" is "B", "rev b" and "Rev B". */
-export function sameVersion(versionName: string | undefined, wanted: string): boolean {
-  if (versionName === undefined) return false;
-  const name = compact(versionName);
-  const want = compact(wanted);
-  if (name === want) return true;
-  const last = words(versionName).at(-1);
-  return last !== undefined && compact(last) === want;
 }

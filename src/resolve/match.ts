@@ -5,11 +5,11 @@
 // versions found. Nothing here reads the catalogue's pages itself: ./list.ts has read them.
 import type { PART_VIEWS, Part } from "../api/schemas";
 import { type CallOptions, type PartsApiClient, PartsApiError } from "../client";
-import { compact, type PartSearch, SearchRefusal } from "../search";
+import { compact, namesVersion, type PartSearch, SearchRefusal } from "../search";
 
 type PartSearchResult = Awaited<ReturnType<PartSearch["searchParts"]>>;
 
-import { type ReadLine, sameVersion } from "./line";
+import type { ReadLine } from "./line";
 
 export interface FoundPart {
   id: string;
@@ -110,7 +110,10 @@ async function resolveCodes(read: ReadLine, lookup: Lookup): Promise<Resolution 
 /** The parts that have a code exactly (versions of one part may share it): the version asked for. */
 function exact(parts: readonly FoundPart[], matchedBy: MatchedBy, read: ReadLine): Resolution {
   const wanted = read.version;
-  const chosen = wanted === undefined ? parts : parts.filter((part) => sameVersion(part.versionName, wanted));
+  const chosen =
+    wanted === undefined
+      ? parts
+      : parts.filter((part) => part.versionName !== undefined && namesVersion(part.versionName, wanted));
   if (chosen.length === 1) {
     return {
       status: "match",
@@ -133,7 +136,9 @@ async function resolveWords(text: string, read: ReadLine, lookup: Lookup): Promi
   if (items.length === 0) return none(hint ?? "No part matches these words.");
   const wanted = read.version;
   const ofVersion =
-    wanted === undefined ? items : items.filter((item) => sameVersion(item.versionName, wanted));
+    wanted === undefined
+      ? items
+      : items.filter((item) => item.versionName !== undefined && namesVersion(item.versionName, wanted));
   const candidates = ofVersion.length > 0 ? ofVersion : items;
   const key = compact(text);
   const sameTitle = candidates.filter((item) => compact(item.title) === key);

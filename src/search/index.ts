@@ -7,6 +7,6 @@ export type { SuggestKind } from "./kinds";
 export { rankRecords } from "./match";
 export { PAGE_SIZE } from "./part-index";
 export { DEFAULT_LIMIT, MAX_LIMIT } from "./part-search";
-export { MAX_FILTER_CODES, type PartSearchArgs } from "./query";
+export { MAX_FILTER_CODES, namesVersion, type PartSearchArgs, takeVersions } from "./query";
 export { PartSearch, type PartSearchOptions } from "./service";
 export { compact } from "./text";

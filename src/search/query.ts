@@ -75,11 +75,31 @@ export interface TextQuery {
   writtenAs: ReadonlyMap<string, string>;
 }
 
-/** "Rev B", "rev. C", "revision B", "version 2", "ver 3": a version name after the word. */
+/** "Rev B", "rev. C", "rev: C", "revision B", "version 2", "ver 3": a version name after the word. */
 const VERSION_PHRASE =
-  /\b(?:rev(?:ision)?|ver(?:sion)?)(?:\.\s*|\s+)(\p{L}{1,2}|\p{L}?\p{N}[\p{L}\p{N}.-]{0,8})(?![\p{L}\p{N}])/giu;
+  /\b(?:rev(?:ision)?|ver(?:sion)?)(?:\.\s*|\s*[:#]\s*|\s+)(\p{L}{1,2}|\p{L}?\p{N}[\p{L}\p{N}.-]{0,8})(?![\p{L}\p{N}])/giu;
 /** "v2", "v1.3": a version written as one word. */
 const VERSION_WORD = /\bv(\d+(?:\.\d+)*)(?![\p{L}\p{N}])/giu;
+
+/** The versions a text names, as written after the word ("B", "2"), and the text without them. */
+export function takeVersions(text: string): { rest: string; versions: string[] } {
+  const versions: string[] = [];
+  const take = (_: string, name: string) => {
+    versions.push(name);
+    return " ";
+  };
+  return { rest: text.replace(VERSION_PHRASE, take).replace(VERSION_WORD, take), versions };
+}
+
+/** A version name without a leading "Rev", "version" or "v": "Rev B" is "b". */
+const bareVersion = (name: string) =>
+  compact(name).replace(/^(revision|rev|version|ver|v)(?=[\p{L}\p{N}])/u, "");
+
+/** Whether a part's version name is one a text names: "B" is "Rev B", "rev-b" and "B". */
+export function namesVersion(versionName: string, named: string): boolean {
+  const wanted = bareVersion(named);
+  return bareVersion(versionName) === wanted || compact(versionName) === wanted;
+}
 
 /**
  * The text's readings (as written, then without an edition year) as lists of stemmed words, the
@@ -87,18 +107,8 @@ const VERSION_WORD = /\bv(\d+(?:\.\d+)*)(?![\p{L}\p{N}])/giu;
  * remain. No text: no readings.
  */
 export function textReadings(text: string | undefined): TextQuery {
-  let trimmed = text?.trim() ?? "";
-  const versions: string[] = [];
-  trimmed = trimmed
-    .replace(VERSION_PHRASE, (_, name: string) => {
-      versions.push(name);
-      return " ";
-    })
-    .replace(VERSION_WORD, (_, name: string) => {
-      versions.push(name);
-      return " ";
-    })
-    .trim();
+  const { rest, versions } = takeVersions(text?.trim() ?? "");
+  const trimmed = rest.trim();
   const ignored = new Set<string>();
   const writtenAs = new Map<string, string>();
   const lists =
@@ -165,10 +175,7 @@ function namesRecord(word: string, known: Known): boolean {
 
 /** The version names of the index that a version named in text stands for ("B" is "Rev B", "rev-b", "B"). */
 function versionsNamed(named: readonly string[], versionNames: readonly string[]): string[] {
-  if (named.length === 0) return [];
-  const bare = (name: string) => compact(name).replace(/^(revision|rev|version|ver|v)(?=[\p{L}\p{N}])/u, "");
-  const wanted = new Set(named.map(bare));
-  return versionNames.filter((name) => wanted.has(bare(name)) || wanted.has(compact(name)));
+  return versionNames.filter((name) => named.some((wanted) => namesVersion(name, wanted)));
 }
 
 /** The query of the words as written against the parts' own text only, and the filters as given. */

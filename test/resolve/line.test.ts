@@ -1,7 +1,8 @@
 // How one pasted line is read apart: quantities before and after the part, a version it names,
 // code-like words, and what is left to search with (src/resolve/line.ts).
 import { describe, expect, it } from "vitest";
-import { readLine, sameVersion } from "../../src/resolve/line";
+import { readLine } from "../../src/resolve/line";
+import { namesVersion } from "../../src/search";
 
 describe("a pasted line", () => {
   it.each([
@@ -52,11 +53,12 @@ describe("a pasted line", () => {
     expect(readLine("Engine mount bracket").codes).toEqual([]);
   });
 
-  it("compares versions by name or by their last word", () => {
-    expect(sameVersion("Rev B", "B")).toBe(true);
-    expect(sameVersion("Rev B", "REVB")).toBe(true);
-    expect(sameVersion("Rev B", "C")).toBe(false);
-    expect(sameVersion(undefined, "B")).toBe(false);
+  it("compares versions by name, with or without the word before it", () => {
+    expect(namesVersion("Rev B", "B")).toBe(true);
+    expect(namesVersion("Rev B", "REVB")).toBe(true);
+    expect(namesVersion("rev-b", "b")).toBe(true);
+    expect(namesVersion("Rev B", "C")).toBe(false);
+    expect(namesVersion("Rev B2", "B")).toBe(false);
   });
 
   it("reads a hostile line in bounded time", () => {
