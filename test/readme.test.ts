@@ -276,6 +276,27 @@ describe("README", () => {
       expect(made("ss-316l")).toBe(said(/(\d+) stainless-steel bone screws/));
       expect(made("ti64") + made("ti64-eli")).toBe(said(/tell the (\d+) made of it/));
 
+      // The outboard engine mount bracket, Rev A, described in one call.
+      const bracket = (
+        await server.client.callTool({
+          name: "search_parts",
+          arguments: { text: "outboard engine mount bracket Rev A" },
+        })
+      ).structuredContent as { items: { id: string }[] };
+      expect(bracket.items).toHaveLength(1);
+      const described = (
+        await server.client.callTool({ name: "describe_part", arguments: { id: bracket.items[0]?.id } })
+      ).structuredContent as { standards: { code: string }[]; criticalities: { name: string }[] };
+      const standardsSaid = /in one call: ((?:[A-Z]+ [A-Z]?\d+(?:, | and )?)+);/.exec(
+        section.replace(/\s+/g, " "),
+      )?.[1];
+      expect(standardsSaid?.split(/, | and /)).toEqual(described.standards.map((standard) => standard.code));
+      expect(section.replace(/\s+/g, " ")).toContain("flight safety critical, with a key characteristic");
+      expect(described.criticalities.map((criticality) => criticality.name.toLowerCase())).toEqual([
+        "flight safety critical part",
+        "key characteristic (as9103)",
+      ]);
+
       // The pasted list, as the README shows it, in one resolve_parts call.
       const pasted = /> ```\n([\s\S]*?)> ```/.exec(section)?.[1] as string;
       const lines = pasted
