@@ -261,7 +261,7 @@ export async function openTelemetry(
   // by its public setRequestHandler, and traced when its server was instrumented.
   const instrumented = new WeakMap<object, { transport: NetworkTransport; served: ServedNames }>();
   const set = serverClass.prototype.setRequestHandler;
-  serverClass.prototype.setRequestHandler = function (this: object, method: string, ...rest: unknown[]) {
+  const setTraced = function (this: object, method: string, ...rest: unknown[]) {
     const handler = rest[0];
     if (rest.length !== 1 || typeof handler !== "function") return set.call(this, method, ...rest);
     return set.call(this, method, (request: Parameters<Handler>[0], ctx: HandlerContext) => {
@@ -271,6 +271,7 @@ export async function openTelemetry(
         : (handler as Handler)(request, ctx);
     });
   };
+  serverClass.prototype.setRequestHandler = setTraced;
 
   const hooks: Telemetry = {
     instrument(server, transport, served) {
@@ -360,6 +361,8 @@ export async function openTelemetry(
           metricsServer?.close(),
         ]);
         contexts.disable();
+        // Servers built from now on set their handlers as the SDK does.
+        if (serverClass.prototype.setRequestHandler === setTraced) serverClass.prototype.setRequestHandler = set;
       },
     },
   };

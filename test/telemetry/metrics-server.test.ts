@@ -1,5 +1,6 @@
 // The /metrics port when a scrape fails: a collection that rejects or a serialisation that throws
-// answers 500 and is logged, never an unhandled rejection (which would end the process).
+// answers 500 and is logged, never an unhandled rejection (which would end the process). And what
+// telemetry changed in the SDK is put back when it shuts down.
 import type { PrometheusExporter } from "@opentelemetry/exporter-prometheus";
 import { afterEach, describe, expect, it } from "vitest";
 import { type MetricsServer, serveMetrics } from "../../src/telemetry/metrics-server";
@@ -51,5 +52,21 @@ describe("a scrape that fails", () => {
     const port = server?.port;
     expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${port}/metrics`, { method: "POST" })).status).toBe(405);
+  });
+});
+
+describe("telemetry's shutdown", () => {
+  it("leaves the SDK's setRequestHandler as it found it", async () => {
+    const { openTelemetry } = await import("../../src/telemetry/otel");
+    const original = () => undefined;
+    const serverClass = { prototype: { setRequestHandler: original } };
+    const { running } = await openTelemetry(
+      { otlpTraces: false, otlpMetrics: false, metricsHost: "127.0.0.1", exportIntervalMs: 60_000 },
+      { search: { bytes: 0, parts: 0 }, version: "test", log: () => {} },
+      serverClass,
+    );
+    expect(serverClass.prototype.setRequestHandler).not.toBe(original);
+    await running.shutdown();
+    expect(serverClass.prototype.setRequestHandler).toBe(original);
   });
 });
