@@ -362,7 +362,8 @@ export async function openTelemetry(
         ]);
         contexts.disable();
         // Servers built from now on set their handlers as the SDK does.
-        if (serverClass.prototype.setRequestHandler === setTraced) serverClass.prototype.setRequestHandler = set;
+        if (serverClass.prototype.setRequestHandler === setTraced)
+          serverClass.prototype.setRequestHandler = set;
       },
     },
   };
