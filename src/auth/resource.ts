@@ -27,8 +27,12 @@ const GRANT_CACHE_MS = 2_000;
  * (expiry and the grant are still checked on each).
  */
 const VERIFIED_CACHE_MS = 60_000;
-/** Tools that change data: their calls need parts:write. */
-const WRITE_TOOLS = new Set(["create_part", "import_part_file"]);
+/**
+ * Tools that change data: their calls need parts:write. Named here rather than read from the
+ * tools, which this part of the server (bundled apart) does not load; test/protocol/tools.test.ts
+ * holds it to the tools that are not read-only.
+ */
+export const WRITE_TOOLS: ReadonlySet<string> = new Set(["create_part", "import_part_file"]);
 
 /** The store could not say whether a token's grant still exists (the database does not answer). */
 export class StoreUnavailable extends Error {}
