@@ -70,9 +70,12 @@ function countsSummary(
   counts: { matchedSoFar: number; total?: number },
   shown: number,
   more: boolean,
+  shownBefore: number,
 ): string {
   const matches = (n: number) => `${n} ${n === 1 ? "match" : "matches"}`;
   const { matchedSoFar, total } = counts;
+  if (!more && total !== undefined && shownBefore > 0 && shown > 0)
+    return `the last ${shown} of ${matches(total)}`;
   if (!more) return total === undefined ? `${matches(matchedSoFar)} in the parts searched` : matches(total);
   return total === undefined
     ? `${matches(matchedSoFar)} so far; more with the cursor`
@@ -264,7 +267,7 @@ export class PartFinder {
     const counts = { matchedSoFar: answer.length, total: answer.length };
     const last = to - 1;
     const result = {
-      summary: countsSummary(counts, items.length, more),
+      summary: countsSummary(counts, items.length, more, place.matchedBefore),
       ...counts,
       items,
       scanned: index.partsBefore(end),
@@ -349,7 +352,7 @@ export class PartFinder {
       notes.push(this.#whyNothing(search, index, start, next, complete));
     const counts = countsOf(index, covered, place.matchedBefore + inRun);
     const result = {
-      summary: countsSummary(counts, items.length, !complete && stopped === undefined),
+      summary: countsSummary(counts, items.length, !complete && stopped === undefined, place.matchedBefore),
       ...counts,
       items,
       ...(complete || stopped

@@ -146,7 +146,7 @@ describe("the order of a whole answer", () => {
     expect(first.summary).toBe("2 of 3 matches here; more with the cursor");
     const rest = await find({ text: "anodized", limit: 2, cursor: first.nextCursor });
     expect(rest.items.map((item) => [item.id, item.matched])).toEqual([["t-11", "description only"]]);
-    expect(rest).toMatchObject({ complete: true, total: 3 });
+    expect(rest).toMatchObject({ summary: "the last 1 of 3 matches", complete: true, total: 3 });
   });
 });
 
