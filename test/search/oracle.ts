@@ -83,7 +83,7 @@ export class Oracle {
 
   /** The words a part's text and referenced records give it. */
   vocabularyOf(part: Part): string[] {
-    const { materials, processes, standards, criticalities, categories } = this.#catalogue;
+    const { categories } = this.#catalogue;
     const own = [
       part.title,
       part.description,
@@ -94,23 +94,30 @@ export class Oracle {
     ]
       .filter((field): field is string => field !== undefined)
       .flatMap((field) => wordsOf(field));
-    const named: string[] = [];
-    const material = materials.find((each) => each.code === part.materialId);
-    const process = processes.find((each) => each.code === part.processId);
-    for (const record of [material, process]) if (record) named.push(record.code, record.name);
-    for (const code of part.standardIds ?? []) {
-      const standard = standards.find((each) => each.code === code);
-      if (standard) named.push(standard.code, standard.name, standard.governingBody ?? "");
-    }
-    for (const id of part.criticalityIds ?? []) {
-      const criticality = criticalities.find((each) => each.id === id);
-      if (criticality) named.push(criticality.code, criticality.name);
-    }
+    const named = this.#recordTexts(part);
     for (const id of this.categoriesOf(part)) {
       const category = categories.find((each) => each.id === id);
       if (category) named.push(category.name);
     }
     return [...own, ...named.flatMap((text) => wordsOf(text, true))];
+  }
+
+  /** The codes and names of the records a part references, categories aside. */
+  #recordTexts(part: Part): string[] {
+    const { materials, processes, standards, criticalities } = this.#catalogue;
+    const texts: string[] = [];
+    const material = materials.find((each) => each.code === part.materialId);
+    const process = processes.find((each) => each.code === part.processId);
+    for (const record of [material, process]) if (record) texts.push(record.code, record.name);
+    for (const code of part.standardIds ?? []) {
+      const standard = standards.find((each) => each.code === code);
+      if (standard) texts.push(standard.code, standard.name, standard.governingBody ?? "");
+    }
+    for (const id of part.criticalityIds ?? []) {
+      const criticality = criticalities.find((each) => each.id === id);
+      if (criticality) texts.push(criticality.code, criticality.name);
+    }
+    return texts;
   }
 
   #passesFilters(part: Part, query: OracleQuery): boolean {
@@ -147,24 +154,11 @@ export class Oracle {
    * categories, no family word, and found in its description or a category name.
    */
   placeOf(part: Part, words: readonly string[]): 0 | 1 | 2 | undefined {
-    const { materials, processes, standards, criticalities } = this.#catalogue;
     const strong = [part.title, part.serialId, part.externalRef, part.versionName, ...part.keywords]
       .filter((field): field is string => field !== undefined)
       .flatMap((field) => wordsOf(field));
     const own = [...strong, ...wordsOf(part.description ?? "")];
-    const records: string[] = [];
-    const material = materials.find((each) => each.code === part.materialId);
-    const process = processes.find((each) => each.code === part.processId);
-    for (const record of [material, process]) if (record) records.push(record.code, record.name);
-    for (const code of part.standardIds ?? []) {
-      const standard = standards.find((each) => each.code === code);
-      if (standard) records.push(standard.code, standard.name, standard.governingBody ?? "");
-    }
-    for (const id of part.criticalityIds ?? []) {
-      const criticality = criticalities.find((each) => each.id === id);
-      if (criticality) records.push(criticality.code, criticality.name);
-    }
-    const recordWords = records.flatMap((text) => wordsOf(text, true));
+    const recordWords = this.#recordTexts(part).flatMap((text) => wordsOf(text, true));
     const starts = (terms: string[], word: string) =>
       terms.some((term) => (word.length === 1 ? term === word : term.startsWith(word)));
     const near = (terms: string[], word: string) =>

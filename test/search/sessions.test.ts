@@ -7,7 +7,7 @@ import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import type { PartSearch } from "../../src/search";
 import * as third from "../fixtures/third-catalogue";
 import { type CatalogueApi, startCatalogueApi } from "../support/catalogue-api";
-import { callWith, everyPart, searchOver } from "./support";
+import { callWith, everyPart, type Replica, searchOver } from "./support";
 
 const PHRASES = [
   "titanium brackets",
@@ -26,21 +26,23 @@ interface Setting {
   close(): Promise<void>;
 }
 
+/** A setting over a search of its own, closed with its API. */
+const settingOf = (replica: Replica, api: { close(): Promise<void> }, parts: Part[]): Setting => ({
+  search: replica.search,
+  parts,
+  close: async () => {
+    await replica.close();
+    await api.close();
+  },
+});
+
 const settings: [string, () => Promise<Setting>][] = [
   [
     "the sample data",
     async () => {
       const api: TestApi = await startTestApi();
-      const { client, search } = searchOver(api.url, api.demoToken);
-      const parts = await everyPart(client, callWith());
-      return {
-        search,
-        parts,
-        close: async () => {
-          await client.close();
-          await api.close();
-        },
-      };
+      const replica = searchOver(api.url, api.demoToken);
+      return settingOf(replica, api, await everyPart(replica.client, callWith()));
     },
   ],
   [
@@ -55,15 +57,7 @@ const settings: [string, () => Promise<Setting>][] = [
         criticalities: third.CRITICALITIES,
         categories: third.CATEGORIES,
       });
-      const { client, search } = searchOver(api.url, api.token);
-      return {
-        search,
-        parts,
-        close: async () => {
-          await client.close();
-          await api.close();
-        },
-      };
+      return settingOf(searchOver(api.url, api.token), api, parts);
     },
   ],
 ];

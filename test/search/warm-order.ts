@@ -1,11 +1,10 @@
 // Warm search times at 100,000 parts, one search at a time (test/search/measure.ts times three
 // at once): the searches whose whole answer is ranked (src/search/ranking.ts) and the others.
 // Run: npx tsx test/search/warm-order.ts   (about 20 s)
-import { createDeadline, PartsApiClient } from "../../src/client";
-import { ReferenceData } from "../../src/data/reference";
+import { createDeadline } from "../../src/client";
 import { startTestApi } from "../../src/embedded/testing";
-import { silentLogger } from "../../src/log/logger";
-import { PartSearch, type PartSearchArgs } from "../../src/search";
+import type { PartSearch, PartSearchArgs } from "../../src/search";
+import { searchOver } from "./support";
 
 const SEARCHES: PartSearchArgs[] = [
   { text: "engine mount bracket" },
@@ -19,19 +18,8 @@ const SEARCHES: PartSearchArgs[] = [
 ];
 
 const api = await startTestApi({ catalogue: "large", largeCatalogueSize: 100_000 });
-const client = new PartsApiClient({
-  baseUrl: api.url,
-  token: api.demoToken,
-  timeoutMs: 30_000,
-  attemptTimeoutMs: 10_000,
-  maxRetries: 2,
-  batchSize: 50,
-  maxResponseBytes: 16 << 20,
-  logger: silentLogger,
-});
+const { client, search } = searchOver(api.url, api.demoToken, { ttlMs: 600_000 });
 try {
-  const reference = new ReferenceData(client, api.demoToken, { ttlMs: 600_000, maxEntries: 1_000 });
-  const search = new PartSearch(client, reference, api.demoToken, { ttlMs: 600_000 });
   for (let cursor: string | undefined, done = false; !done; ) {
     const answer = await search.searchParts(
       { text: "no such word", cursor },
