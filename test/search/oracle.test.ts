@@ -175,6 +175,24 @@ describe.each(catalogues)("search_parts on %s against an independent oracle", (_
       expect(total).toBe(catalogue.parts.length);
     });
 
+    it("search_reference and did-you-mean read the same pages: every material a part names is found", async () => {
+      // A process of its own, which has read nothing: search_reference reads the listing itself.
+      const fresh = searchOver(api.url, api.token);
+      try {
+        const codes = [...new Set(catalogue.parts.map((part) => part.materialId))].filter(
+          (code): code is string => code !== undefined,
+        );
+        expect(codes.length).toBeGreaterThan(3);
+        const answer = await fresh.search.searchReference("material", undefined, callWith());
+        expect(answer.items.map((item) => item.code).sort()).toEqual([...codes].sort());
+        // The last part's material, one character off, is named by the did-you-mean.
+        const last = codes.at(-1) as string;
+        expect(await fresh.search.suggest("material", `${last}x`, callWith())).toContain(last);
+      } finally {
+        await fresh.close();
+      }
+    });
+
     /** A whole answer is ranked: exact before folded, and both before loose matches. */
     const expectRanked = (ids: string[], words: string[]) => {
       const byId = new Map(catalogue.parts.map((part) => [part.id, part]));
