@@ -8,9 +8,7 @@
 import { createHash } from "node:crypto";
 import type { PART_VIEWS } from "../api/schemas";
 import type { CallOptions } from "../client";
-import { MAX_CURSOR_LENGTH, type PartSearch, SearchRefusal } from "../search";
-
-type Progress = (done: number, total?: number, message?: string) => void;
+import { MAX_CURSOR_LENGTH, type PartSearch, type Progress, SearchRefusal } from "../search";
 
 /** The share of the call's time the reading may take; the lines get the rest. */
 const READING_SHARE = 0.5;

@@ -5,7 +5,7 @@
 import type { PART_VIEWS } from "../api/schemas";
 import type { CallOptions, PartsApiClient } from "../client";
 import { shortErrorMessage } from "../mcp/messages";
-import type { PartSearch } from "../search";
+import type { PartSearch, Progress } from "../search";
 import { readCatalogue } from "./catalogue";
 import { readLine } from "./line";
 import { type FoundPart, type Resolution, resolveLine } from "./match";
@@ -29,7 +29,7 @@ interface Services {
   search: PartSearch;
   api: PartsApiClient;
   call: CallOptions;
-  progress?: (done: number, total?: number, message?: string) => void;
+  progress?: Progress;
 }
 
 /** Lines resolved at once: their reads by id overlap; the searches themselves take the CPU in turn. */

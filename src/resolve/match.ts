@@ -5,10 +5,7 @@
 // versions found. Nothing here reads the catalogue's pages itself: ./list.ts has read them.
 import type { PART_VIEWS, Part } from "../api/schemas";
 import { type CallOptions, type PartsApiClient, PartsApiError } from "../client";
-import { compact, namesVersion, type PartSearch, SearchRefusal } from "../search";
-
-type PartSearchResult = Awaited<ReturnType<PartSearch["searchParts"]>>;
-
+import { compact, namesVersion, type PartSearch, type PartSearchResult, SearchRefusal } from "../search";
 import type { ReadLine } from "./line";
 
 export interface FoundPart {

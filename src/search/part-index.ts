@@ -258,8 +258,13 @@ export class PartIndex {
       }
     }
     if (items.length > 0 || tooLarge > 0) this.#store(page, parts, texts);
-    if (this.#lastPage !== undefined && this.#pages.size >= this.#lastPage) {
-      // Every page is read: the words are sorted once, for all the searches to come.
+    if (
+      this.#end !== undefined &&
+      this.#pages.size >= (this.#lastPage ?? 0) &&
+      this.coveredFrom(0) >= this.#end
+    ) {
+      // Every page from the first to the last is read, so no part is added any more: the words are
+      // sorted and packed once, for all the searches to come.
       this.#words.settle();
       this.#forms.settle();
     }

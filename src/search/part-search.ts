@@ -98,6 +98,20 @@ function countsOf(
   return whole ? { matchedSoFar, total: matchedSoFar } : { matchedSoFar };
 }
 
+/** The digest of a search, which its cursors carry: every argument that changes the answer. */
+function digestOf(tokenHash: string, view: ViewKey, filters: Filters, asked: TextQuery): Buffer {
+  const spelled = [...asked.writtenAs].filter(([stem, written]) => stem !== written);
+  return searchDigest(tokenHash, {
+    view,
+    filters,
+    readings: asked.readings,
+    ...(asked.versions.length > 0 && { versions: asked.versions }),
+    ...(asked.ignored.length > 0 && { ignored: asked.ignored }),
+    // Words folded to the same stems match alike but rank apart ("anodised", "anodized").
+    ...(spelled.length > 0 && { spelled }),
+  });
+}
+
 /** One search_parts call, as its answer is made. */
 interface Search {
   args: PartSearchArgs;
@@ -110,6 +124,14 @@ interface Search {
   limit: number;
   /** What the answer's hint will say. */
   notes: string[];
+}
+
+/**
+ * What a count or answer of a search is kept by: its digest and its compiled query, which changes
+ * with the records known (a standard renamed, a material first seen), and where it applies.
+ */
+function keptBy(search: Search, ...where: (number | boolean)[]): string {
+  return `${search.digest.toString("base64url")}/${JSON.stringify(search.query)}/${where.join("/")}`;
 }
 
 /** Whether the index holds the whole listing, from its start to its end. */
@@ -158,16 +180,7 @@ export class PartFinder {
     const asked = textReadings(args.text);
     const tokenHash = this.#context.tokenHash(call);
     const view: ViewKey = args.view ?? "ALL";
-    const spelled = [...asked.writtenAs].filter(([stem, written]) => stem !== written);
-    const digest = searchDigest(tokenHash, {
-      view,
-      filters,
-      readings: asked.readings,
-      ...(asked.versions.length > 0 && { versions: asked.versions }),
-      ...(asked.ignored.length > 0 && { ignored: asked.ignored }),
-      // Words folded to the same stems match alike but rank apart ("anodised", "anodized").
-      ...(spelled.length > 0 && { spelled }),
-    });
+    const digest = digestOf(tokenHash, view, filters, asked);
     const place: CursorPlace =
       args.cursor === undefined ? { position: 0, matchedBefore: 0 } : decodeCursor(args.cursor, digest);
     const held = this.#context.indexes.held(tokenHash, view);
@@ -286,9 +299,7 @@ export class PartFinder {
 
   /** The whole answer ranked, kept per index for the searches' next pages and repeats. */
   #rankedAnswer(search: Search, index: PartIndex, end: number): KeptAnswer {
-    // The compiled query changes with the records known, so they are part of what an answer is kept by.
-    const recordsKnown = Object.values(search.known).reduce((sum, records) => sum + records.length, 0);
-    const key = `${search.digest.toString("base64url")}/${recordsKnown}/${end}/${search.args.text === undefined}`;
+    const key = keptBy(search, end, search.args.text === undefined);
     return this.#answers.get(index, key, () => {
       const all = index.matches(search.query, 0, end, Number.POSITIVE_INFINITY).found;
       return new RankedAnswer(all, index.ranks(search.query, all));
@@ -330,10 +341,14 @@ export class PartFinder {
     const { query, place, limit, notes, digest } = search;
     const start = place.position;
     const covered = index.coveredFrom(start);
-    // The compiled query changes with the records known, so they are part of what a count is kept by.
-    const recordsKnown = Object.values(search.known).reduce((sum, records) => sum + records.length, 0);
-    const countKey = `${digest.toString("base64url")}/${recordsKnown}/${start}/${covered}`;
-    const { matches, inRun } = this.#matchesAndCount(index, query, start, covered, limit, countKey);
+    const { matches, inRun } = this.#matchesAndCount(
+      index,
+      query,
+      start,
+      covered,
+      limit,
+      keptBy(search, start, covered),
+    );
     const shown = matches.slice(0, limit);
     const ranks = index.ranks(query, shown);
     const items = shown.map((match, i) =>

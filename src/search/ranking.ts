@@ -2,7 +2,9 @@
 // "Finding things, third round"): matches through the part's own title, keywords or referenced
 // records before those only through a category name or the description; within each, words
 // written exactly as the text wrote them before folded forms ("anodised" / "anodized"), folded
-// before typos. Worked out at query time for the answer's parts only, from the index's word forms.
+// before typos. Worked out at query time from the index's word forms: a word at a time, marked for
+// every part that has it, and read for the answer's parts.
+import { OBJECT, TYPED_ARRAY } from "./heap-sizes";
 import type { CompiledQuery, Match, QueryWord } from "./part-columns";
 import { EXACT_FORM, STRONG, type WordForms } from "./word-forms";
 import type { WordIndex } from "./word-index";
@@ -107,8 +109,9 @@ export class RankedAnswer {
     return this.#positions.length;
   }
 
+  /** Estimated memory held (./heap-sizes.ts). */
   get bytes(): number {
-    return this.length * 11;
+    return OBJECT + 5 * TYPED_ARRAY + this.length * 11;
   }
 
   /** Where the answer goes on after the part of this rank key at this position. */

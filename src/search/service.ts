@@ -24,9 +24,9 @@ export interface PartSearchOptions extends SearchSettings {
 const MiB = 1024 * 1024;
 
 /**
- * Defaults, measured on the embedded API (test/search/measure.ts). An index holds about 46 MiB
+ * Defaults, measured on the embedded API (test/search/measure.ts). An index holds about 43 MiB
  * per 100,000 parts, so 128 MiB keeps one token's 100,000-part catalogue in all three views
- * (about 160,000 parts) with room for other tokens. 500 pages (25,000 parts) a call read the
+ * (about 160,000 parts, 69 MiB) with room for other tokens. 500 pages (25,000 parts) a call read the
  * 81,000 parts the demo token sees in 4 calls of 2 to 3 s (1,627 requests), well inside the 30 s
  * deadline, and the sample data (4 pages) in one. 8 pages at once: locally 4 were as fast (about
  * 450 pages/s, the CPU is the limit), but against a remote API each page waits on the network.

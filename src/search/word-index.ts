@@ -57,10 +57,7 @@ export class WordIndex {
         this.#postings.set(word, [posting, position]);
         this.#bytes += ARRAY_HEADER + 2 * SLOT;
       } else if (posting instanceof Uint32Array) {
-        // A page read after the end (a reading that started from a cursor): the list grows again.
-        const grown = [...posting, position];
-        this.#postings.set(word, grown);
-        this.#bytes += arrayBytes(grown.length) - TYPED_ARRAY - posting.byteLength;
+        throw new Error("a settled word index takes no more words");
       } else {
         // A growing array keeps spare room: count its capacity (V8 grows by about 1.5).
         if (posting.length >= 2 && (posting.length & (posting.length - 1)) === 0) {
@@ -79,7 +76,6 @@ export class WordIndex {
         const posting = this.#postings.get(word);
         if (posting === undefined) bytes += stringBytes(word) + MAP_ENTRY + SLOT;
         else if (typeof posting === "number") bytes += ARRAY_HEADER + 2 * SLOT;
-        else if (posting instanceof Uint32Array) bytes += arrayBytes(posting.length + 1);
         else if ((posting.length & (posting.length - 1)) === 0) bytes += posting.length * SLOT;
       }
     }
@@ -172,8 +168,8 @@ export class WordIndex {
   }
 
   /**
-   * Once every page is read: the recent words merged into the sorted ones, so that a search looks
-   * through none, and long lists of positions packed.
+   * Once every page is read (no word is added after): the recent words merged into the sorted
+   * ones, so that a search looks through none, and long lists of positions packed.
    */
   settle(): void {
     this.#merge();
