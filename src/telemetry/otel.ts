@@ -53,6 +53,16 @@ export interface HandlerOwner {
   prototype: { setRequestHandler(method: string, ...rest: unknown[]): void };
 }
 
+/**
+ * What telemetry takes from the server bundle's copy of the SDK: this file never imports a value
+ * from the SDK, which would put a second copy of it into the telemetry bundle (scripts/build.mjs).
+ */
+export interface ServerSdk {
+  Server: HandlerOwner;
+  /** The protocol versions the SDK speaks: any other is recorded as one value (labels.ts). */
+  protocolVersions: readonly string[];
+}
+
 interface HandlerContext {
   sessionId?: string;
   mcpReq?: { id?: string | number; envelope?: Record<string, unknown> };
@@ -62,7 +72,7 @@ interface HandlerContext {
 export async function openTelemetry(
   settings: TelemetryConfig,
   sources: TelemetrySources,
-  serverClass: HandlerOwner,
+  sdk: ServerSdk,
 ): Promise<{ hooks: Telemetry; running: RunningTelemetry }> {
   const resource = resourceFromAttributes({
     "service.name": "parts-mcp",
@@ -212,8 +222,8 @@ export async function openTelemetry(
         ctx.mcpReq?.envelope?.["io.modelcontextprotocol/protocolVersion"] ??
         headers?.get("mcp-protocol-version");
       if (typeof version === "string") {
-        attributes["mcp.protocol.version"] = knownVersion(version);
-        metricAttributes["mcp.protocol.version"] = knownVersion(version);
+        attributes["mcp.protocol.version"] = knownVersion(version, sdk.protocolVersions);
+        metricAttributes["mcp.protocol.version"] = knownVersion(version, sdk.protocolVersions);
       }
       const { parent, links } = parentOf(params._meta as Carrier | undefined, headers);
       const span = tracer.startSpan(
@@ -260,7 +270,7 @@ export async function openTelemetry(
   // built (some in the SDK's constructors): from here on, every handler any Server sets is wrapped
   // by its public setRequestHandler, and traced when its server was instrumented.
   const instrumented = new WeakMap<object, { transport: NetworkTransport; served: ServedNames }>();
-  const set = serverClass.prototype.setRequestHandler;
+  const set = sdk.Server.prototype.setRequestHandler;
   const setTraced = function (this: object, method: string, ...rest: unknown[]) {
     const handler = rest[0];
     if (rest.length !== 1 || typeof handler !== "function") return set.call(this, method, ...rest);
@@ -271,7 +281,7 @@ export async function openTelemetry(
         : (handler as Handler)(request, ctx);
     });
   };
-  serverClass.prototype.setRequestHandler = setTraced;
+  sdk.Server.prototype.setRequestHandler = setTraced;
 
   const hooks: Telemetry = {
     instrument(server, transport, served) {
@@ -362,8 +372,8 @@ export async function openTelemetry(
         ]);
         contexts.disable();
         // Servers built from now on set their handlers as the SDK does.
-        if (serverClass.prototype.setRequestHandler === setTraced)
-          serverClass.prototype.setRequestHandler = set;
+        if (sdk.Server.prototype.setRequestHandler === setTraced)
+          sdk.Server.prototype.setRequestHandler = set;
       },
     },
   };
