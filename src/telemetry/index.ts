@@ -2,8 +2,8 @@
 import { Server, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import { ConfigError } from "../config/errors";
 import { TELEMETRY_ENV, type TelemetryConfig } from "../config/telemetry";
-import type { HandlerOwner } from "./otel";
 import type { RunningTelemetry, Telemetry, TelemetrySources } from "./types";
+import type { HandlerOwner } from "./wrap-handlers";
 
 export type { RunningTelemetry, Telemetry, TelemetrySources } from "./types";
 
