@@ -481,6 +481,20 @@ describe("the usage text, generated from the declarations", () => {
     expect(text).toContain(`formerly ${LIMITS_ENV.maxBodyBytes}`);
   });
 
+  it("--auth names every mode that PARTS_MCP_AUTH accepts (as its refusal lists them)", () => {
+    let refusal = "";
+    try {
+      loadHttpConfig({ PARTS_MCP_AUTH: "no-such-mode" });
+    } catch (error) {
+      refusal = (error as Error).message;
+    }
+    const modes = /must be (.+?)(?: \(|:)/.exec(refusal)?.[1]?.split(/,? or |, /) ?? [];
+    expect(modes).toContain("oauth");
+    const line = text.split("\n").find((l) => l.trimStart().startsWith("--auth ")) ?? "";
+    const listed = /control: (.+?) \(/.exec(line)?.[1]?.split(/,? or |, /);
+    expect(listed).toEqual(modes);
+  });
+
   it("parts-mcp api has its own flags, parsed the same way", () => {
     const api = usage(API_COMMAND);
     for (const flag of ["--port N", "--host H", "--large", "--version"]) expect(api).toContain(flag);
