@@ -44,7 +44,7 @@ export function createServer(options: ServerOptions): McpServer {
         completions: {},
         logging: {},
       },
-      instructions: instructionsFor(options.connection, options.catalogue),
+      instructions: instructions(options.connection, options.catalogue),
       cacheHints: {
         "tools/list": STATIC_LIST,
         "prompts/list": STATIC_LIST,
@@ -71,17 +71,6 @@ export function createServer(options: ServerOptions): McpServer {
     prompt: (name) => prompts.has(name),
   });
   return server;
-}
-
-/** The instructions of each connection and catalogue, written once (HTTP builds a server per request). */
-const written = new WeakMap<Connection, WeakMap<Catalogue, string>>();
-
-function instructionsFor(connection: Connection, catalogue: Catalogue): string {
-  const byCatalogue = written.get(connection) ?? new WeakMap<Catalogue, string>();
-  written.set(connection, byCatalogue);
-  const text = byCatalogue.get(catalogue) ?? instructions(connection, catalogue);
-  byCatalogue.set(catalogue, text);
-  return text;
 }
 
 function instructions(connection: Connection, tools: Pick<Catalogue, "has">): string {
