@@ -12,6 +12,7 @@ import {
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { isLoopbackHost, type OAuthConfig } from "../config";
 import type { ConfirmSecrets } from "../confirm/state";
+import { answerOf, type HttpAnswer } from "../http/respond";
 import type { Logger } from "../log/logger";
 import { Keyring } from "./keyring";
 import { createProvider, ROUTES, SCOPES } from "./provider";
@@ -25,9 +26,7 @@ import { OAuthStore } from "./store";
 
 const PRM_PATH = "/.well-known/oauth-protected-resource";
 
-type Authentication =
-  | { ok: true; authInfo: AuthInfo }
-  | { ok: false; status: number; headers: Record<string, string>; body: string };
+type Authentication = { ok: true; authInfo: AuthInfo } | ({ ok: false } & HttpAnswer);
 
 export interface OAuthGate {
   /** Answers a request outside /mcp that is the authorization server's; false when it is not. */
@@ -35,7 +34,7 @@ export interface OAuthGate {
   /** Who is calling /mcp, from the Authorization header. */
   authenticate(req: IncomingMessage): Promise<Authentication>;
   /** The 403 step-up challenge of a write tool's call without parts:write, or undefined. */
-  scopeChallenge(message: unknown, authInfo: AuthInfo): Response | undefined;
+  scopeChallenge(message: unknown, authInfo: AuthInfo): Promise<HttpAnswer | undefined>;
   /** The key and ledger of confirmed writes, shared by every replica through the store. */
   confirmations: ConfirmSecrets;
   /** The store's kind and whether it answers, for /healthz. */
@@ -171,19 +170,14 @@ export async function startOAuth({ config, logger, checkToken, onSignIn }: OAuth
           requiredScopes: [SCOPES.read],
           resourceMetadataUrl: resourceServer.resourceMetadataUrl,
         });
-        return {
-          ok: false,
-          status: response.status,
-          // The status, the challenge and CORS; the body's own headers are written with it.
-          headers: Object.fromEntries(
-            [...response.headers].filter(([name]) => name !== "content-type" && name !== "content-length"),
-          ),
-          body: await response.text(),
-        };
+        return { ok: false, ...(await answerOf(response)) };
       }
     },
 
-    scopeChallenge: (message, authInfo) => resourceServer.scopeChallenge(message, authInfo),
+    async scopeChallenge(message, authInfo) {
+      const challenge = resourceServer.scopeChallenge(message, authInfo);
+      return challenge && answerOf(challenge);
+    },
     confirmations: { key: () => Buffer.from(keys.confirm, "base64url"), ledger: store },
 
     async health() {

@@ -18,20 +18,17 @@ import type { AccessControl, OriginGuard } from "./access";
 import { BodyTooLarge, readBody } from "./body";
 import { BUSY_MESSAGE } from "./connections";
 import { EraReconciler } from "./era";
-import { respond, rpcError } from "./respond";
+import { type HttpAnswer, respond, rpcError } from "./respond";
 
 /** What the `oauth` mode adds (src/auth/): its own routes, and who calls /mcp. */
 export interface OAuthHooks {
   route(req: IncomingMessage, res: ServerResponse, path: string): boolean;
   authenticate(
     req: IncomingMessage,
-  ): Promise<
-    | { ok: true; authInfo: AuthInfo }
-    | { ok: false; status: number; headers: Record<string, string>; body: string }
-  >;
+  ): Promise<{ ok: true; authInfo: AuthInfo } | ({ ok: false } & HttpAnswer)>;
   health(): Promise<{ store: string; ok: boolean }>;
   /** The HTTP answer (403 step-up) when the caller's scopes do not cover this message, or undefined. */
-  scopeChallenge(message: unknown, authInfo: AuthInfo): Response | undefined;
+  scopeChallenge(message: unknown, authInfo: AuthInfo): Promise<HttpAnswer | undefined>;
 }
 
 export const MCP_PATH = "/mcp";
@@ -167,15 +164,15 @@ export class McpHttpHandler {
         if (authenticated) auth = authenticated.authInfo;
         return this.#read(req, res);
       })
-      .then((message) => {
+      .then(async (message) => {
         if (message === undefined) return;
         const refusal = refusalFor(message);
         if (refusal) {
           send(res, 200, JSON.stringify(refusal));
           return;
         }
-        const challenge = auth && oauth?.scopeChallenge(message, auth);
-        if (challenge) return sendResponse(res, challenge);
+        const challenge = auth && (await oauth?.scopeChallenge(message, auth));
+        if (challenge) return send(res, challenge.status, challenge.body, challenge.headers);
         this.#era.apply(req.headers, message);
         return respond(this.#fetch, req, res, message, auth, this.#onerror);
       })
@@ -320,20 +317,15 @@ interface Failure {
   headers?: Record<string, string>;
 }
 
-/** A web `Response` built by the SDK's helpers (a scope challenge), written as it is. */
-async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers = Object.fromEntries(response.headers);
-  send(res, response.status, await response.text(), headers);
-}
-
+/** Writes a whole answer; `headers` (lowercase names, as `answerOf` gives them) may set its content type. */
 function send(res: ServerResponse, status: number, body: string, headers?: Record<string, string>): void {
   if (res.headersSent) {
     res.end();
     return;
   }
   res.writeHead(status, {
-    "Content-Type": "application/json",
-    "Content-Length": Buffer.byteLength(body),
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
     ...headers,
   });
   res.end(body);

@@ -5,7 +5,7 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
-import { call, MCP_HEADERS, ok, raw, spawnRefused, toolCall } from "../http/support";
+import { call, MCP_HEADERS, ok, type RawResponse, raw, spawnRefused, toolCall } from "../http/support";
 import {
   connectSignedIn,
   connectWithSignIn,
@@ -34,6 +34,15 @@ afterAll(async () => {
   await api?.close();
 });
 
+/** The values of every Content-Type header as sent: one written twice shows twice. */
+function contentTypes(res: RawResponse): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < res.rawHeaders.length; i += 2) {
+    if (res.rawHeaders[i]?.toLowerCase() === "content-type") values.push(String(res.rawHeaders[i + 1]));
+  }
+  return values;
+}
+
 describe("discovery", () => {
   it("answers /mcp without a token with 401 naming the metadata and the scope", async () => {
     const res = await raw(server.url, { headers: MCP_HEADERS, body: toolCall("list_standards") });
@@ -43,6 +52,7 @@ describe("discovery", () => {
       `resource_metadata="${server.issuer}/.well-known/oauth-protected-resource/mcp"`,
     );
     expect(challenge).toContain('scope="parts:read"');
+    expect(contentTypes(res)).toEqual(["application/json"]);
   });
 
   it("serves the protected resource metadata at the path-suffixed and root addresses", async () => {
@@ -161,6 +171,7 @@ describe("a person connects a host", () => {
     expect(challenge).toContain('error="insufficient_scope"');
     expect(challenge).toContain('scope="parts:read parts:write"');
     expect(challenge).toContain("resource_metadata=");
+    expect(contentTypes(res)).toEqual(["application/json"]);
 
     // The SDK's transport meets the same 403, sends the person to authorize parts:write, and
     // after sign-in the call goes through.
