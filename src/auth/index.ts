@@ -33,8 +33,8 @@ export interface OAuthGate {
   route(req: IncomingMessage, res: ServerResponse, path: string): boolean;
   /** Who is calling /mcp, from the Authorization header. */
   authenticate(req: IncomingMessage): Promise<Authentication>;
-  /** The 403 step-up challenge of a write tool's call without parts:write, or undefined. */
-  scopeChallenge(message: unknown, authInfo: AuthInfo): Promise<HttpAnswer | undefined>;
+  /** The 403 step-up challenge of a call of `tool`, which changes data, without parts:write, or undefined. */
+  scopeChallenge(tool: string, authInfo: AuthInfo): Promise<HttpAnswer | undefined>;
   /** The key and ledger of confirmed writes, shared by every replica through the store. */
   confirmations: ConfirmSecrets;
   /** The store's kind and whether it answers, for /healthz. */
@@ -174,8 +174,8 @@ export async function startOAuth({ config, logger, checkToken, onSignIn }: OAuth
       }
     },
 
-    async scopeChallenge(message, authInfo) {
-      const challenge = resourceServer.scopeChallenge(message, authInfo);
+    async scopeChallenge(tool, authInfo) {
+      const challenge = resourceServer.scopeChallenge(tool, authInfo);
       return challenge && answerOf(challenge);
     },
     confirmations: { key: () => Buffer.from(keys.confirm, "base64url"), ledger: store },

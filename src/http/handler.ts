@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import type { Logger } from "../log/logger";
+import type { Catalogue } from "../mcp/catalogue";
 import { refusalFor } from "../mcp/message-guard";
 import { telemetry } from "../telemetry";
 import type { AccessControl, OriginGuard } from "./access";
@@ -27,8 +28,8 @@ export interface OAuthHooks {
     req: IncomingMessage,
   ): Promise<{ ok: true; authInfo: AuthInfo } | ({ ok: false } & HttpAnswer)>;
   health(): Promise<{ store: string; ok: boolean }>;
-  /** The HTTP answer (403 step-up) when the caller's scopes do not cover this message, or undefined. */
-  scopeChallenge(message: unknown, authInfo: AuthInfo): Promise<HttpAnswer | undefined>;
+  /** The HTTP answer (403 step-up) when the caller's scopes do not cover a call of `tool`, which changes data. */
+  scopeChallenge(tool: string, authInfo: AuthInfo): Promise<HttpAnswer | undefined>;
 }
 
 export const MCP_PATH = "/mcp";
@@ -45,6 +46,8 @@ export interface HandlerOptions {
   access: AccessControl;
   /** Builds the server for one request; `token` is the caller's own (per-user), if any. */
   createServer(token: string | undefined): McpServer;
+  /** The tools the server serves, whose annotations say which calls change data. */
+  catalogue: Pick<Catalogue, "get">;
   maxBodyBytes: number;
   /** Requests handled at once; more are answered 503 "busy, retry". */
   maxInFlight: number;
@@ -171,7 +174,8 @@ export class McpHttpHandler {
           send(res, 200, JSON.stringify(refusal));
           return;
         }
-        const challenge = auth && (await oauth?.scopeChallenge(message, auth));
+        const writer = this.#writeTool(message);
+        const challenge = auth && writer !== undefined && (await oauth?.scopeChallenge(writer, auth));
         if (challenge) return send(res, challenge.status, challenge.body, challenge.headers);
         this.#era.apply(req.headers, message);
         return respond(this.#fetch, req, res, message, auth, this.#onerror);
@@ -181,6 +185,18 @@ export class McpHttpHandler {
         if (!res.headersSent) send(res, 500, rpcError(-32603, "Internal error"));
         else res.destroy();
       });
+  }
+
+  /**
+   * The tool a tools/call message names when this server serves it and its annotations say it
+   * changes data (such a call needs the oauth mode's parts:write); a tool not served goes on to
+   * the unknown-tool answer.
+   */
+  #writeTool(message: unknown): string | undefined {
+    const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
+    const name = method === "tools/call" ? params?.name : undefined;
+    if (typeof name !== "string") return undefined;
+    return this.#options.catalogue.get(name)?.tool.annotations.readOnlyHint === false ? name : undefined;
   }
 
   /**

@@ -5,7 +5,16 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
-import { call, MCP_HEADERS, ok, type RawResponse, raw, spawnRefused, toolCall } from "../http/support";
+import {
+  call,
+  MCP_HEADERS,
+  ok,
+  type RawResponse,
+  raw,
+  rpcBody,
+  spawnRefused,
+  toolCall,
+} from "../http/support";
 import {
   connectSignedIn,
   connectWithSignIn,
@@ -188,6 +197,28 @@ describe("a person connects a host", () => {
     const created = ok<{ id: string }>(await call(writer, "create_part", { title: "Bracket" }));
     expect(created.id).toBeTruthy();
     await writer.close();
+  });
+});
+
+describe("a read-only server in the oauth mode", () => {
+  it("answers a parts:read token's create_part with the unknown-tool error, not a step-up 403", async () => {
+    const readOnly = await startOAuthServer({ api, env: { PARTS_MCP_READ_ONLY: "true" } });
+    try {
+      const host = new TestHost("Read-only Host");
+      (await connectWithSignIn(readOnly.url, host, new Person(bob))).close();
+      expect(host.saved?.scope).toBe("parts:read");
+      const res = await raw(readOnly.url, {
+        headers: { ...MCP_HEADERS, authorization: `Bearer ${host.saved?.access_token}` },
+        body: toolCall("create_part", { title: "Bracket" }),
+      });
+      expect(res.status, res.body).toBe(200);
+      expect(res.headers["www-authenticate"]).toBeUndefined();
+      const error = rpcBody(res).error;
+      expect(error?.code).toBe(-32602);
+      expect(error?.message).toMatch(/^Unknown tool "?create_part"?\. Available: /);
+    } finally {
+      await readOnly.stop();
+    }
   });
 });
 
