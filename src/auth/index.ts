@@ -18,11 +18,11 @@ import { Keyring } from "./keyring";
 import { createProvider, ROUTES, SCOPES } from "./provider";
 import { RateLimits } from "./rate-limit";
 import { keepRefusedRefreshTokens } from "./refused-refresh";
-import { ResourceServer, StoreUnavailable } from "./resource";
+import { ResourceServer } from "./resource";
 import { type ProviderDoor, routeToProvider, sendJson } from "./routes";
 import { handleSignIn, SIGN_IN_PAGE, type TokenCheck } from "./sign-in";
 import { openEmbedded, openPostgres } from "./sql";
-import { OAuthStore } from "./store";
+import { OAuthStore, StoreUnavailable } from "./store";
 
 const PRM_PATH = "/.well-known/oauth-protected-resource";
 
@@ -145,6 +145,8 @@ export async function startOAuth({ config, logger, checkToken, onSignIn }: OAuth
       }
       if (SIGN_IN_PAGE.test(path)) {
         handleSignIn(req, res, signInDeps).catch((error: unknown) => {
+          // A sign-in whose rate limit could not be counted is answered as every other route's.
+          if (error instanceof StoreUnavailable) return door.unavailable(res, error);
           logger.error("sign-in failed", { error: error instanceof Error ? error.message : String(error) });
           if (!res.headersSent) tooBad(res);
         });

@@ -17,7 +17,7 @@ import { LRUCache } from "lru-cache";
 import type { OAuthConfig } from "../config";
 import { entriesAtMost } from "../data/bounded-cache";
 import { SCOPES } from "./provider";
-import type { OAuthStore } from "./store";
+import { type OAuthStore, StoreUnavailable } from "./store";
 
 /** How long a grant's existence (or absence) is trusted before the store is asked again. */
 const GRANT_CACHE_MS = 2_000;
@@ -27,9 +27,6 @@ const GRANT_CACHE_MS = 2_000;
  * (expiry and the grant are still checked on each).
  */
 const VERIFIED_CACHE_MS = 60_000;
-
-/** The store could not say whether a token's grant still exists (the database does not answer). */
-export class StoreUnavailable extends Error {}
 
 export class ResourceServer {
   readonly #config: OAuthConfig;
