@@ -5,6 +5,7 @@
 // answers routes this server does not use (/session/end/confirm): any other spelling, method
 // or path is refused here with 404 or 405, so nothing reaches it around these checks.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { decodeJwt } from "jose";
 import { BodyTooLarge, readBody } from "../http/body";
 import { authorizationProblem, withDefaultScope } from "./authorize-request";
 import { servedMetadata } from "./client-fetch";
@@ -167,10 +168,10 @@ function formClientId(body: string): string | undefined {
   const form = new URLSearchParams(body);
   const named = form.get("client_id");
   if (named) return named;
-  const payload = form.get("client_assertion")?.split(".")[1];
-  if (payload === undefined) return undefined;
+  const assertion = form.get("client_assertion");
+  if (assertion === null) return undefined;
   try {
-    const sub = (JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { sub?: unknown }).sub;
+    const { sub } = decodeJwt(assertion);
     return typeof sub === "string" ? sub : undefined;
   } catch {
     return undefined;
