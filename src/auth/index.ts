@@ -19,7 +19,8 @@ import { createProvider, ROUTES, SCOPES } from "./provider";
 import { RateLimits } from "./rate-limit";
 import { keepRefusedRefreshTokens } from "./refused-refresh";
 import { ResourceServer } from "./resource";
-import { type ProviderDoor, routeToProvider, sendJson } from "./routes";
+import { sendJson } from "./respond";
+import { type ProviderDoor, routeToProvider } from "./routes";
 import { handleSignIn, SIGN_IN_PAGE, type TokenCheck } from "./sign-in";
 import { openEmbedded, openPostgres } from "./sql";
 import { OAuthStore, StoreUnavailable } from "./store";
@@ -136,11 +137,7 @@ export async function startOAuth({ config, logger, checkToken, onSignIn }: OAuth
   return {
     route(req, res, path) {
       if (prmPaths.has(path)) {
-        res.writeHead(req.method === "GET" || req.method === "HEAD" ? 200 : 405, {
-          ...JSON_HEADERS,
-          "Content-Length": Buffer.byteLength(resourceMetadata),
-        });
-        res.end(resourceMetadata);
+        sendJson(res, req.method === "GET" || req.method === "HEAD" ? 200 : 405, resourceMetadata);
         return true;
       }
       if (SIGN_IN_PAGE.test(path)) {
@@ -227,12 +224,6 @@ function storeDown(what: string) {
     error_description: `The sign-in store (the database) does not answer, so ${what}: send the request again in a few seconds.`,
   };
 }
-
-const JSON_HEADERS = {
-  "Content-Type": "application/json",
-  "Access-Control-Allow-Origin": "*",
-  "Cache-Control": "no-store",
-};
 
 function tooBad(res: ServerResponse): void {
   sendJson(res, 500, {
