@@ -12,30 +12,30 @@ import {
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { isLoopbackHost, type OAuthConfig } from "../config";
 import type { ConfirmSecrets } from "../confirm/state";
+import { answerOf, type HttpAnswer } from "../http/respond";
 import type { Logger } from "../log/logger";
 import { Keyring } from "./keyring";
 import { createProvider, ROUTES, SCOPES } from "./provider";
 import { RateLimits } from "./rate-limit";
 import { keepRefusedRefreshTokens } from "./refused-refresh";
-import { ResourceServer, StoreUnavailable } from "./resource";
-import { type ProviderDoor, routeToProvider, sendJson } from "./routes";
+import { ResourceServer } from "./resource";
+import { sendJson } from "./respond";
+import { type ProviderDoor, routeToProvider } from "./routes";
 import { handleSignIn, SIGN_IN_PAGE, type TokenCheck } from "./sign-in";
 import { openEmbedded, openPostgres } from "./sql";
-import { OAuthStore } from "./store";
+import { OAuthStore, StoreUnavailable } from "./store";
 
 const PRM_PATH = "/.well-known/oauth-protected-resource";
 
-type Authentication =
-  | { ok: true; authInfo: AuthInfo }
-  | { ok: false; status: number; headers: Record<string, string>; body: string };
+type Authentication = { ok: true; authInfo: AuthInfo } | ({ ok: false } & HttpAnswer);
 
 export interface OAuthGate {
   /** Answers a request outside /mcp that is the authorization server's; false when it is not. */
   route(req: IncomingMessage, res: ServerResponse, path: string): boolean;
   /** Who is calling /mcp, from the Authorization header. */
   authenticate(req: IncomingMessage): Promise<Authentication>;
-  /** The 403 step-up challenge of a write tool's call without parts:write, or undefined. */
-  scopeChallenge(message: unknown, authInfo: AuthInfo): Response | undefined;
+  /** The 403 step-up challenge of a call of `tool`, which changes data, without parts:write, or undefined. */
+  scopeChallenge(tool: string, authInfo: AuthInfo): Promise<HttpAnswer | undefined>;
   /** The key and ledger of confirmed writes, shared by every replica through the store. */
   confirmations: ConfirmSecrets;
   /** The store's kind and whether it answers, for /healthz. */
@@ -137,15 +137,13 @@ export async function startOAuth({ config, logger, checkToken, onSignIn }: OAuth
   return {
     route(req, res, path) {
       if (prmPaths.has(path)) {
-        res.writeHead(req.method === "GET" || req.method === "HEAD" ? 200 : 405, {
-          ...JSON_HEADERS,
-          "Content-Length": Buffer.byteLength(resourceMetadata),
-        });
-        res.end(resourceMetadata);
+        sendJson(res, req.method === "GET" || req.method === "HEAD" ? 200 : 405, resourceMetadata);
         return true;
       }
       if (SIGN_IN_PAGE.test(path)) {
         handleSignIn(req, res, signInDeps).catch((error: unknown) => {
+          // A sign-in whose rate limit could not be counted is answered as every other route's.
+          if (error instanceof StoreUnavailable) return door.unavailable(res, error);
           logger.error("sign-in failed", { error: error instanceof Error ? error.message : String(error) });
           if (!res.headersSent) tooBad(res);
         });
@@ -171,19 +169,14 @@ export async function startOAuth({ config, logger, checkToken, onSignIn }: OAuth
           requiredScopes: [SCOPES.read],
           resourceMetadataUrl: resourceServer.resourceMetadataUrl,
         });
-        return {
-          ok: false,
-          status: response.status,
-          // The status, the challenge and CORS; the body's own headers are written with it.
-          headers: Object.fromEntries(
-            [...response.headers].filter(([name]) => name !== "content-type" && name !== "content-length"),
-          ),
-          body: await response.text(),
-        };
+        return { ok: false, ...(await answerOf(response)) };
       }
     },
 
-    scopeChallenge: (message, authInfo) => resourceServer.scopeChallenge(message, authInfo),
+    async scopeChallenge(tool, authInfo) {
+      const challenge = resourceServer.scopeChallenge(tool, authInfo);
+      return challenge && answerOf(challenge);
+    },
     confirmations: { key: () => Buffer.from(keys.confirm, "base64url"), ledger: store },
 
     async health() {
@@ -231,12 +224,6 @@ function storeDown(what: string) {
     error_description: `The sign-in store (the database) does not answer, so ${what}: send the request again in a few seconds.`,
   };
 }
-
-const JSON_HEADERS = {
-  "Content-Type": "application/json",
-  "Access-Control-Allow-Origin": "*",
-  "Cache-Control": "no-store",
-};
 
 function tooBad(res: ServerResponse): void {
   sendJson(res, 500, {

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { OAuthConfig } from "../config";
-import { type OAuthStore, RATE_WINDOW_MS } from "./store";
+import { type OAuthStore, RATE_WINDOW_MS, StoreUnavailable } from "./store";
 
 export type LimitKind = "signIn" | "register" | "token" | "authorize";
 
@@ -25,7 +25,7 @@ export class RateLimits {
 
   /**
    * Seconds to wait when `address` is over its limit for `kind`, else undefined; the request
-   * counts. Throws when the store does not answer.
+   * counts. Throws StoreUnavailable when the store does not answer.
    */
   take(kind: LimitKind, address: string): Promise<number | undefined> {
     return this.#count(`${kind}:${digest(address)}`, this.#perMinute[kind]);
@@ -45,7 +45,9 @@ export class RateLimits {
     const now = Date.now();
     const until = this.#blocked.get(key);
     if (until !== undefined && until > now) return Math.max(1, Math.ceil((until - now) / 1000));
-    const window = await this.#store.countRequest(key, now);
+    const window = await this.#store.countRequest(key, now).catch((error: unknown) => {
+      throw new StoreUnavailable(error instanceof Error ? error.message : String(error));
+    });
     if (window.count <= limit) return undefined;
     this.#block(key, window.start + RATE_WINDOW_MS, now);
     return Math.max(1, Math.ceil((window.start + RATE_WINDOW_MS - now) / 1000));

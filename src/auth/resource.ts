@@ -17,7 +17,7 @@ import { LRUCache } from "lru-cache";
 import type { OAuthConfig } from "../config";
 import { entriesAtMost } from "../data/bounded-cache";
 import { SCOPES } from "./provider";
-import type { OAuthStore } from "./store";
+import { type OAuthStore, StoreUnavailable } from "./store";
 
 /** How long a grant's existence (or absence) is trusted before the store is asked again. */
 const GRANT_CACHE_MS = 2_000;
@@ -27,15 +27,6 @@ const GRANT_CACHE_MS = 2_000;
  * (expiry and the grant are still checked on each).
  */
 const VERIFIED_CACHE_MS = 60_000;
-/**
- * Tools that change data: their calls need parts:write. Named here rather than read from the
- * tools, which this part of the server (bundled apart) does not load; test/protocol/tools.test.ts
- * holds it to the tools that are not read-only.
- */
-export const WRITE_TOOLS: ReadonlySet<string> = new Set(["create_part", "import_part_file"]);
-
-/** The store could not say whether a token's grant still exists (the database does not answer). */
-export class StoreUnavailable extends Error {}
 
 export class ResourceServer {
   readonly #config: OAuthConfig;
@@ -145,16 +136,13 @@ export class ResourceServer {
   }
 
   /**
-   * The 403 step-up challenge for a call of a write tool by a token without parts:write, or
-   * undefined. The SDK's own per-tool `scopeChallenge` applies only to tools registered through
-   * `registerTool`, and this server serves its tools through one tools/call handler, so the HTTP
-   * layer asks here, with the request's parsed body, before the SDK sees it.
+   * The 403 step-up challenge for a call of `name`, a tool that changes data, by a token without
+   * parts:write, or undefined. The SDK's own per-tool `scopeChallenge` applies only to tools
+   * registered through `registerTool`, and this server serves its tools through one tools/call
+   * handler, so the HTTP layer (which knows which tools write) asks here before the SDK sees the call.
    */
-  scopeChallenge(message: unknown, authInfo: AuthInfo): Response | undefined {
-    const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
-    const name = method === "tools/call" ? params?.name : undefined;
-    if (typeof name !== "string" || !WRITE_TOOLS.has(name) || authInfo.scopes.includes(SCOPES.write))
-      return undefined;
+  scopeChallenge(name: string, authInfo: AuthInfo): Response | undefined {
+    if (authInfo.scopes.includes(SCOPES.write)) return undefined;
     const error = new OAuthError(
       OAuthErrorCode.InsufficientScope,
       `${name} changes data and needs the parts:write scope: authorize again with it`,

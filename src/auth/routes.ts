@@ -5,12 +5,13 @@
 // answers routes this server does not use (/session/end/confirm): any other spelling, method
 // or path is refused here with 404 or 405, so nothing reaches it around these checks.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BodyTooLarge, readBody } from "../http/body";
+import { decodeJwt } from "jose";
 import { authorizationProblem, withDefaultScope } from "./authorize-request";
 import { servedMetadata } from "./client-fetch";
-import { messagePage, PAGE_HEADERS } from "./page";
+import { messagePage } from "./page";
 import { ROUTES } from "./provider";
 import { clientAddress, type LimitKind, type RateLimits } from "./rate-limit";
+import { readText, sendJson, sendPage, tooManyPage } from "./respond";
 
 const MAX_BODY_BYTES = 16 * 1024;
 /** A resumed authorization: /authorize/<interaction uid>. */
@@ -104,13 +105,14 @@ async function answerLimited(
   if (route === "authorize") {
     const query = new URL(req.url ?? "", "http://x").search;
     const problem = authorizationProblem(query);
-    if (problem !== undefined) return page(res, 400, "This sign-in link is not valid", problem);
+    if (problem !== undefined)
+      return sendPage(res, 400, messagePage("This sign-in link is not valid", problem));
     const clientWait = await door.limits.client(new URLSearchParams(query).get("client_id") ?? undefined);
     if (clientWait !== undefined) return tooMany(req, res, route, clientWait);
     req.url = withDefaultScope(req.url ?? "");
     return door.forward(req, res);
   }
-  const body = await readLimited(req);
+  const body = await readText(req, MAX_BODY_BYTES);
   if (body === undefined) {
     return sendJson(res, 413, {
       error: "invalid_request",
@@ -136,27 +138,17 @@ async function answerLimited(
 }
 
 function tooMany(req: IncomingMessage, res: ServerResponse, route: Route, wait: number): void {
-  req.resume();
-  const retry = { "Retry-After": String(wait) };
   if (route === "authorize") {
-    page(res, 429, "Too many sign-in attempts", `Wait ${wait} seconds, then try again.`, retry);
+    tooManyPage(req, res, "Too many sign-in attempts", wait);
     return;
   }
+  req.resume();
   sendJson(
     res,
     429,
     { error: "slow_down", error_description: `Too many requests: retry in ${wait} seconds.` },
-    retry,
+    { "Retry-After": String(wait) },
   );
-}
-
-async function readLimited(req: IncomingMessage): Promise<string | undefined> {
-  try {
-    return (await readBody(req, MAX_BODY_BYTES)).toString("utf8");
-  } catch (error) {
-    if (error instanceof BodyTooLarge) return undefined;
-    throw error;
-  }
 }
 
 /**
@@ -167,10 +159,10 @@ function formClientId(body: string): string | undefined {
   const form = new URLSearchParams(body);
   const named = form.get("client_id");
   if (named) return named;
-  const payload = form.get("client_assertion")?.split(".")[1];
-  if (payload === undefined) return undefined;
+  const assertion = form.get("client_assertion");
+  if (assertion === null) return undefined;
   try {
-    const sub = (JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { sub?: unknown }).sub;
+    const { sub } = decodeJwt(assertion);
     return typeof sub === "string" ? sub : undefined;
   } catch {
     return undefined;
@@ -187,33 +179,4 @@ function registration(text: string): Record<string, unknown> | undefined {
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
   return servedMetadata(body as Record<string, unknown>);
-}
-
-function page(
-  res: ServerResponse,
-  status: number,
-  title: string,
-  message: string,
-  headers: Record<string, string> = {},
-): void {
-  const html = messagePage(title, message);
-  res.writeHead(status, { ...PAGE_HEADERS, "Content-Length": Buffer.byteLength(html), ...headers });
-  res.end(html);
-}
-
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: Record<string, unknown>,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "Content-Type": "application/json",
-    "Content-Length": Buffer.byteLength(text),
-    "Access-Control-Allow-Origin": "*",
-    "Cache-Control": "no-store",
-    ...headers,
-  });
-  res.end(text);
 }

@@ -6,10 +6,10 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import type { OAuthConfig } from "../config";
-import { BodyTooLarge, readBody } from "../http/body";
 import type { Logger } from "../log/logger";
-import { clientText, messagePage, PAGE_HEADERS, signInPage } from "./page";
+import { clientText, messagePage, signInPage } from "./page";
 import { clientAddress, type RateLimits } from "./rate-limit";
+import { readText, sendPage, tooManyPage } from "./respond";
 import type { OAuthStore } from "./store";
 
 export const SIGN_IN_PATH = "/sign-in";
@@ -44,20 +44,20 @@ export async function handleSignIn(
 ): Promise<void> {
   const uid = (req.url ?? "").slice(SIGN_IN_PATH.length + 1).split("?", 1)[0] ?? "";
   if (req.method !== "GET" && req.method !== "POST") {
-    return page(res, 405, messagePage("Not allowed", "Open the sign-in link from your assistant."), {
+    return sendPage(res, 405, messagePage("Not allowed", "Open the sign-in link from your assistant."), {
       Allow: "GET, POST",
     });
   }
   if (req.method === "POST") {
     const wait = await deps.limits.take("signIn", clientAddress(req, deps.behindProxy));
-    if (wait !== undefined) return tooMany(req, res, wait);
+    if (wait !== undefined) return tooManyPage(req, res, "Too many attempts", wait);
   }
   let details: Awaited<ReturnType<Provider["interactionDetails"]>>;
   try {
     details = await deps.provider.interactionDetails(req, res);
   } catch {
     req.resume();
-    return page(
+    return sendPage(
       res,
       400,
       messagePage(
@@ -68,12 +68,12 @@ export async function handleSignIn(
   }
   if (details.uid !== uid) {
     req.resume();
-    return page(res, 400, messagePage("Wrong sign-in", "Go back to your assistant and connect again."));
+    return sendPage(res, 400, messagePage("Wrong sign-in", "Go back to your assistant and connect again."));
   }
   const clientId = String(details.params.client_id);
   if (req.method === "POST") {
     const wait = await deps.limits.client(clientId);
-    if (wait !== undefined) return tooMany(req, res, wait);
+    if (wait !== undefined) return tooManyPage(req, res, "Too many attempts", wait);
   }
   const client = await deps.provider.Client.find(clientId);
   const scopes = requestedScopes(details.params.scope);
@@ -86,14 +86,15 @@ export async function handleSignIn(
     documentHost: clientText(clientId.startsWith("https://") ? hostOf(clientId) : undefined),
     scopes,
   };
-  if (req.method === "GET") return page(res, 200, signInPage(view));
+  if (req.method === "GET") return sendPage(res, 200, signInPage(view));
 
-  const form = await readForm(req);
-  if (form === "too large")
-    return page(res, 413, signInPage({ ...view, error: "That was far too long for a token." }));
+  const text = await readText(req, MAX_FORM_BYTES);
+  if (text === undefined)
+    return sendPage(res, 413, signInPage({ ...view, error: "That was far too long for a token." }));
+  const form = new URLSearchParams(text);
   const sent = form.get("csrf") ?? "";
   if (!constantEqual(sent, csrf)) {
-    return page(
+    return sendPage(
       res,
       403,
       messagePage("Form expired", "Reload the sign-in page from your assistant and send it again."),
@@ -101,7 +102,7 @@ export async function handleSignIn(
   }
   const token = (form.get("token") ?? "").trim();
   if (token.length === 0 || token.length > MAX_TOKEN_LENGTH || !TOKEN_FORMAT.test(token)) {
-    return page(
+    return sendPage(
       res,
       400,
       signInPage({
@@ -113,7 +114,7 @@ export async function handleSignIn(
   const verdict = await deps.checkToken(token);
   if (verdict !== "accepted") {
     deps.logger.info("sign-in refused", { client: clientId, reason: verdict });
-    return page(
+    return sendPage(
       res,
       verdict === "refused" ? 401 : 503,
       signInPage({
@@ -157,13 +158,6 @@ function hostOf(url: unknown): string | undefined {
   return parsed.host || parsed.protocol;
 }
 
-function tooMany(req: IncomingMessage, res: ServerResponse, wait: number): void {
-  req.resume();
-  page(res, 429, messagePage("Too many attempts", `Wait ${wait} seconds, then try again.`), {
-    "Retry-After": String(wait),
-  });
-}
-
 /** parts:read always, and parts:write when asked for. */
 function requestedScopes(scope: unknown): string[] {
   const asked = new Set(typeof scope === "string" ? scope.split(" ").filter((s) => KNOWN_SCOPES.has(s)) : []);
@@ -179,18 +173,4 @@ function constantEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-async function readForm(req: IncomingMessage): Promise<URLSearchParams | "too large"> {
-  try {
-    return new URLSearchParams((await readBody(req, MAX_FORM_BYTES)).toString("utf8"));
-  } catch (error) {
-    if (error instanceof BodyTooLarge) return "too large";
-    throw error;
-  }
-}
-
-function page(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...PAGE_HEADERS, "Content-Length": Buffer.byteLength(html), ...headers });
-  res.end(html);
 }

@@ -60,6 +60,9 @@ const MIGRATIONS: readonly string[] = [
 /** How long a rate-limit window lasts. */
 export const RATE_WINDOW_MS = 60_000;
 
+/** The store did not answer a question a request waits on (a grant's existence, a rate limit's count). */
+export class StoreUnavailable extends Error {}
+
 export interface RateWindow {
   count: number;
   /** Epoch ms. */

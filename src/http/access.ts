@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { isIP } from "node:net";
 import { validateHostHeader } from "@modelcontextprotocol/server";
 import { type AccessConfig, type HttpConfig, isWildcardHost } from "../config";
-import { bracketHost } from "../net/hosts";
+import { bracketHost, unbracketHost } from "../net/hosts";
 
 const TOKEN_HEADER = "x-parts-api-token";
 
@@ -89,8 +89,7 @@ export class OriginGuard {
 
 /** Whether a Host header value names an IP address (with or without a port), not a host name. */
 function isAddress(host: string): boolean {
-  const name = hostname(host);
-  return isIP(name.startsWith("[") ? name.slice(1, -1) : name) !== 0;
+  return isIP(unbracketHost(hostname(host))) !== 0;
 }
 
 /** The host name of a Host header value or authority, lowercase, without the port. */

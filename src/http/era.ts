@@ -1,7 +1,8 @@
-// Hosts as they are (decisions.md): a request whose MCP-Protocol-Version header disagrees with its
-// body is served by its body, as known hosts send them. The SDK decides the era from the header
-// and the body together and refuses a disagreement, so the header is set here, on the request
-// handed to it, before it looks:
+// Hosts as they are: a request whose MCP-Protocol-Version header disagrees with its body is served
+// by its body, because known hosts send such requests and refusing them would leave those hosts
+// unable to use the server at all (the body is what the host means). The SDK decides the era from
+// the header and the body together and refuses a disagreement, so the header is set here, on the
+// request handed to it, before it looks:
 // - a 2026-07-28 `_meta` envelope under a 2025 header (or none): served as 2026-07-28, with the
 //   Mcp-Method and Mcp-Name headers such a host does not send filled in from the body;
 // - no envelope under a 2026-07-28 header: served as 2025-11-25, statelessly, unless the method
@@ -9,7 +10,8 @@
 //   request, which the SDK refuses as the specification requires).
 // Mcp-Method and Mcp-Name route requests: one that disagrees with the body is never tolerated,
 // and the SDK refuses the request as before. Each tolerated shape is logged at debug once per
-// client.
+// client: such a host sends every request this way, and a line per request would bury the rest of
+// the debug log (test/confirm/http.test.ts holds the once).
 import type { IncomingHttpHeaders } from "node:http";
 import { CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
 import type { Logger } from "../log/logger";

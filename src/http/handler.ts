@@ -12,26 +12,24 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import type { Logger } from "../log/logger";
+import type { Catalogue } from "../mcp/catalogue";
 import { refusalFor } from "../mcp/message-guard";
 import { telemetry } from "../telemetry";
 import type { AccessControl, OriginGuard } from "./access";
 import { BodyTooLarge, readBody } from "./body";
 import { BUSY_MESSAGE } from "./connections";
 import { EraReconciler } from "./era";
-import { respond, rpcError } from "./respond";
+import { type HttpAnswer, respond, rpcError } from "./respond";
 
 /** What the `oauth` mode adds (src/auth/): its own routes, and who calls /mcp. */
 export interface OAuthHooks {
   route(req: IncomingMessage, res: ServerResponse, path: string): boolean;
   authenticate(
     req: IncomingMessage,
-  ): Promise<
-    | { ok: true; authInfo: AuthInfo }
-    | { ok: false; status: number; headers: Record<string, string>; body: string }
-  >;
+  ): Promise<{ ok: true; authInfo: AuthInfo } | ({ ok: false } & HttpAnswer)>;
   health(): Promise<{ store: string; ok: boolean }>;
-  /** The HTTP answer (403 step-up) when the caller's scopes do not cover this message, or undefined. */
-  scopeChallenge(message: unknown, authInfo: AuthInfo): Response | undefined;
+  /** The HTTP answer (403 step-up) when the caller's scopes do not cover a call of `tool`, which changes data. */
+  scopeChallenge(tool: string, authInfo: AuthInfo): Promise<HttpAnswer | undefined>;
 }
 
 export const MCP_PATH = "/mcp";
@@ -48,6 +46,8 @@ export interface HandlerOptions {
   access: AccessControl;
   /** Builds the server for one request; `token` is the caller's own (per-user), if any. */
   createServer(token: string | undefined): McpServer;
+  /** The tools the server serves, whose annotations say which calls change data. */
+  catalogue: Pick<Catalogue, "get">;
   maxBodyBytes: number;
   /** Requests handled at once; more are answered 503 "busy, retry". */
   maxInFlight: number;
@@ -167,15 +167,16 @@ export class McpHttpHandler {
         if (authenticated) auth = authenticated.authInfo;
         return this.#read(req, res);
       })
-      .then((message) => {
+      .then(async (message) => {
         if (message === undefined) return;
         const refusal = refusalFor(message);
         if (refusal) {
           send(res, 200, JSON.stringify(refusal));
           return;
         }
-        const challenge = auth && oauth?.scopeChallenge(message, auth);
-        if (challenge) return sendResponse(res, challenge);
+        const writer = this.#writeTool(message);
+        const challenge = auth && writer !== undefined && (await oauth?.scopeChallenge(writer, auth));
+        if (challenge) return send(res, challenge.status, challenge.body, challenge.headers);
         this.#era.apply(req.headers, message);
         return respond(this.#fetch, req, res, message, auth, this.#onerror);
       })
@@ -184,6 +185,18 @@ export class McpHttpHandler {
         if (!res.headersSent) send(res, 500, rpcError(-32603, "Internal error"));
         else res.destroy();
       });
+  }
+
+  /**
+   * The tool a tools/call message names when this server serves it and its annotations say it
+   * changes data (such a call needs the oauth mode's parts:write); a tool not served goes on to
+   * the unknown-tool answer.
+   */
+  #writeTool(message: unknown): string | undefined {
+    const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
+    const name = method === "tools/call" ? params?.name : undefined;
+    if (typeof name !== "string") return undefined;
+    return this.#options.catalogue.get(name)?.tool.annotations.readOnlyHint === false ? name : undefined;
   }
 
   /**
@@ -320,20 +333,15 @@ interface Failure {
   headers?: Record<string, string>;
 }
 
-/** A web `Response` built by the SDK's helpers (a scope challenge), written as it is. */
-async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers = Object.fromEntries(response.headers);
-  send(res, response.status, await response.text(), headers);
-}
-
+/** Writes a whole answer; `headers` (lowercase names, as `answerOf` gives them) may set its content type. */
 function send(res: ServerResponse, status: number, body: string, headers?: Record<string, string>): void {
   if (res.headersSent) {
     res.end();
     return;
   }
   res.writeHead(status, {
-    "Content-Type": "application/json",
-    "Content-Length": Buffer.byteLength(body),
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
     ...headers,
   });
   res.end(body);

@@ -68,6 +68,7 @@ async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpS
         ...(token === undefined ? { mode: "http" } : { token, mode: "http-per-user" }),
         wireGates: true,
       }),
+    catalogue: serverOptions.catalogue,
     maxBodyBytes: http.maxBodyBytes,
     maxInFlight: limits.maxInFlight,
     logger: options.logger,

@@ -113,3 +113,20 @@ const gateEvents = (text: string) =>
 /** A JSON-RPC error answer with no id (the request's could not be read or is not ours to repeat). */
 export const rpcError = (code: number, message: string) =>
   JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
+
+/** An answer written whole: its status, its headers (lowercase names, no length) and its body. */
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A web `Response` of the SDK's auth helpers (a 401 or 403 challenge) as an answer to write: its
+ * own headers, its content type included, but not its length, which is written with the body.
+ */
+export async function answerOf(response: Response): Promise<HttpAnswer> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) if (name !== "content-length") headers[name] = value;
+  return { status: response.status, headers, body: await response.text() };
+}

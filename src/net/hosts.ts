@@ -9,7 +9,7 @@ export function bracketHost(host: string): string {
 }
 
 /** `[::1]` becomes `::1`; anything else is left as it is. */
-function unbracketHost(host: string): string {
+export function unbracketHost(host: string): string {
   return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
 }
 

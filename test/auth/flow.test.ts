@@ -5,7 +5,16 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
-import { call, MCP_HEADERS, ok, raw, spawnRefused, toolCall } from "../http/support";
+import {
+  call,
+  MCP_HEADERS,
+  ok,
+  type RawResponse,
+  raw,
+  rpcBody,
+  spawnRefused,
+  toolCall,
+} from "../http/support";
 import {
   connectSignedIn,
   connectWithSignIn,
@@ -34,6 +43,15 @@ afterAll(async () => {
   await api?.close();
 });
 
+/** The values of every Content-Type header as sent: one written twice shows twice. */
+function contentTypes(res: RawResponse): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < res.rawHeaders.length; i += 2) {
+    if (res.rawHeaders[i]?.toLowerCase() === "content-type") values.push(String(res.rawHeaders[i + 1]));
+  }
+  return values;
+}
+
 describe("discovery", () => {
   it("answers /mcp without a token with 401 naming the metadata and the scope", async () => {
     const res = await raw(server.url, { headers: MCP_HEADERS, body: toolCall("list_standards") });
@@ -43,6 +61,7 @@ describe("discovery", () => {
       `resource_metadata="${server.issuer}/.well-known/oauth-protected-resource/mcp"`,
     );
     expect(challenge).toContain('scope="parts:read"');
+    expect(contentTypes(res)).toEqual(["application/json"]);
   });
 
   it("serves the protected resource metadata at the path-suffixed and root addresses", async () => {
@@ -161,6 +180,7 @@ describe("a person connects a host", () => {
     expect(challenge).toContain('error="insufficient_scope"');
     expect(challenge).toContain('scope="parts:read parts:write"');
     expect(challenge).toContain("resource_metadata=");
+    expect(contentTypes(res)).toEqual(["application/json"]);
 
     // The SDK's transport meets the same 403, sends the person to authorize parts:write, and
     // after sign-in the call goes through.
@@ -177,6 +197,28 @@ describe("a person connects a host", () => {
     const created = ok<{ id: string }>(await call(writer, "create_part", { title: "Bracket" }));
     expect(created.id).toBeTruthy();
     await writer.close();
+  });
+});
+
+describe("a read-only server in the oauth mode", () => {
+  it("answers a parts:read token's create_part with the unknown-tool error, not a step-up 403", async () => {
+    const readOnly = await startOAuthServer({ api, env: { PARTS_MCP_READ_ONLY: "true" } });
+    try {
+      const host = new TestHost("Read-only Host");
+      (await connectWithSignIn(readOnly.url, host, new Person(bob))).close();
+      expect(host.saved?.scope).toBe("parts:read");
+      const res = await raw(readOnly.url, {
+        headers: { ...MCP_HEADERS, authorization: `Bearer ${host.saved?.access_token}` },
+        body: toolCall("create_part", { title: "Bracket" }),
+      });
+      expect(res.status, res.body).toBe(200);
+      expect(res.headers["www-authenticate"]).toBeUndefined();
+      const error = rpcBody(res).error;
+      expect(error?.code).toBe(-32602);
+      expect(error?.message).toMatch(/^Unknown tool "?create_part"?\. Available: /);
+    } finally {
+      await readOnly.stop();
+    }
   });
 });
 

@@ -280,4 +280,29 @@ describe("authorization requests (R4-6)", () => {
     const res = await fetch(url, { redirect: "manual" });
     expect(res.status).not.toBe(429);
   });
+
+  it("counts a token request with a client assertion against the assertion's subject", async () => {
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const assertion = (sub: string) => `${part({ alg: "ES256" })}.${part({ sub })}.c2lnbmF0dXJl`;
+    const tokenStatus = async (sub: string) => {
+      const res = await fetch(`${server.issuer}/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code: "not-a-code",
+          client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+          client_assertion: assertion(sub),
+        }),
+      });
+      await res.body?.cancel();
+      return res.status;
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i <= CLIENT_PER_MINUTE; i++)
+      statuses.push(await tokenStatus("https://busy.example/client"));
+    expect(statuses.slice(0, CLIENT_PER_MINUTE)).not.toContain(429);
+    expect(statuses.at(-1)).toBe(429);
+    expect(await tokenStatus("https://other.example/client")).not.toBe(429);
+  });
 });

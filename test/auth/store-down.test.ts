@@ -1,5 +1,6 @@
 // The oauth mode with its PostgreSQL stopped: a call whose grant must be checked in the store gets
-// 503 with Retry-After and a message saying what happened, not a bare 500; /healthz says 503 too.
+// 503 with Retry-After and a message saying what happened, not a bare 500; /healthz says 503 too,
+// and so does a sign-in or token request whose rate limit cannot be counted.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from "../../src/embedded/testing";
 import { call, MCP_HEADERS, raw, toolCall } from "../http/support";
@@ -49,5 +50,17 @@ describe("the store stops answering", () => {
     expect(server.stderr()).toContain(logged);
     expect(server.stderr()).not.toContain(String(host.saved?.access_token));
     expect((await fetch(`${server.issuer}/healthz`)).status).toBe(503);
+
+    // A sign-in whose rate limit cannot be counted is answered as the authorization server's
+    // routes are: 503 with Retry-After, not a failure of the server.
+    for (const path of ["/sign-in/some-interaction", "/token"]) {
+      const refused = await raw(`${server.issuer}${path}`, {
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "token=pat_not_read",
+      });
+      expect(refused.status, path).toBe(503);
+      expect(refused.headers["retry-after"], path).toBe("5");
+      expect(JSON.parse(refused.body).error, path).toBe("temporarily_unavailable");
+    }
   });
 });

@@ -146,6 +146,14 @@ describe("OriginGuard", () => {
     );
   });
 
+  it("takes an address as Host on /healthz only, and a half-bracketed one not as an address", () => {
+    for (const host of ["10.0.0.5:8080", "[fd00::5]:8080", "[fd00::5]"]) {
+      expect(guard.check({ host }, "health"), host).toBeUndefined();
+      expect(guard.check({ host })?.status, host).toBe(403);
+    }
+    expect(guard.check({ host: "[::1" }, "health")?.status).toBe(403);
+  });
+
   it("with PARTS_MCP_ALLOWED_HOSTS=*, takes any Host but still checks Origin", () => {
     const open = new OriginGuard(loadHttpConfig({ PARTS_MCP_ALLOWED_HOSTS: "*" }));
     expect(open.check({ host: "anything.example.com" })).toBeUndefined();

@@ -119,6 +119,8 @@ export function ok<T = Record<string, unknown>>(result: CallToolResult): T {
 export interface RawResponse {
   status: number;
   headers: IncomingHttpHeaders;
+  /** The header names and values as sent, in order, repeated names included. */
+  rawHeaders: string[];
   body: string;
 }
 
@@ -138,6 +140,7 @@ export function raw(
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
+            rawHeaders: res.rawHeaders,
             body: Buffer.concat(chunks).toString(),
           }),
         );

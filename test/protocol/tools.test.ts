@@ -6,7 +6,6 @@ import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Part } from "../../src/api/schemas";
-import { WRITE_TOOLS } from "../../src/auth/resource";
 import { tools } from "../../tools";
 import { connectInProcess, ERAS, type InProcessServer } from "../support/in-process";
 import { textOf } from "../support/mcp-server";
@@ -111,8 +110,7 @@ describe.each(ERAS)("tools (%s era)", (era) => {
     it("carry all four annotations, reads marked read-only and writes not idempotent", () => {
       for (const tool of advertised) {
         const a = tool.annotations ?? {};
-        // The writes are the tools whose calls the oauth mode lets through only with parts:write.
-        const write = WRITE_TOOLS.has(tool.name);
+        const write = tool.name === "create_part" || tool.name === "import_part_file";
         expect(a, tool.name).toEqual({
           readOnlyHint: !write,
           destructiveHint: false,
