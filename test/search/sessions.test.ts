@@ -6,7 +6,7 @@ import type { Part } from "../../src/api/schemas";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
 import type { PartSearch } from "../../src/search";
 import * as third from "../fixtures/third-catalogue";
-import { type CatalogueApi, startCatalogueApi } from "../support/catalogue-api";
+import { type CatalogueApi, catalogueOf, startCatalogueApi } from "../support/catalogue-api";
 import { callWith, everyPart, type Replica, searchOver } from "./support";
 
 const PHRASES = [
@@ -48,16 +48,9 @@ const settings: [string, () => Promise<Setting>][] = [
   [
     "the third catalogue",
     async () => {
-      const parts = third.PARTS.map(({ is: _, ...part }) => part);
-      const api: CatalogueApi = await startCatalogueApi({
-        parts,
-        materials: third.MATERIALS,
-        processes: third.PROCESSES,
-        standards: third.STANDARDS,
-        criticalities: third.CRITICALITIES,
-        categories: third.CATEGORIES,
-      });
-      return settingOf(searchOver(api.url, api.token), api, parts);
+      const catalogue = catalogueOf(third);
+      const api: CatalogueApi = await startCatalogueApi(catalogue);
+      return settingOf(searchOver(api.url, api.token), api, catalogue.parts);
     },
   ],
 ];

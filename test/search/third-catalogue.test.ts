@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PartsApiClient } from "../../src/client";
 import type { PartSearch, PartSearchArgs } from "../../src/search";
 import * as third from "../fixtures/third-catalogue";
-import { type CatalogueApi, startCatalogueApi } from "../support/catalogue-api";
+import { type CatalogueApi, catalogueOf, startCatalogueApi } from "../support/catalogue-api";
 import { callWith, searchOver } from "./support";
 
 let api: CatalogueApi;
@@ -13,14 +13,7 @@ let client: PartsApiClient;
 let search: PartSearch;
 
 beforeAll(async () => {
-  api = await startCatalogueApi({
-    parts: third.PARTS.map(({ is: _, ...part }) => part),
-    materials: third.MATERIALS,
-    processes: third.PROCESSES,
-    standards: third.STANDARDS,
-    criticalities: third.CRITICALITIES,
-    categories: third.CATEGORIES,
-  });
+  api = await startCatalogueApi(catalogueOf(third));
   ({ client, search } = searchOver(api.url, api.token));
 });
 
