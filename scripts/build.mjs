@@ -13,7 +13,7 @@
 //
 //   node scripts/build.mjs [--outdir dist] [--sourcemap] [--metafile path]
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -49,12 +49,14 @@ const common = {
   bundle: true,
   platform: "node",
   target: "node20",
-  // CommonJS: the bundle is one script with no top-level await, and its two parts are required.
+  // CommonJS, because dependencies written in CommonJS require Node's built-in modules, which an
+  // ES module bundle cannot do without a require shim (it throws "Dynamic require of "node:assert"
+  // is not supported").
   format: "cjs",
   minify: true,
   legalComments: "none",
   logLevel: "warning",
-  // The views find their document beside the bundle through import.meta.url.
+  // CommonJS has no import.meta: the views find their document beside the bundle through this URL.
   define: { "import.meta.url": "__bundle_url" },
   banner: { js: 'const __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
 };
@@ -78,7 +80,6 @@ function checkNoTestOnlyCode(metafile) {
 export async function bundle({ outdir = "dist", sourcemap = false } = {}) {
   const dir = resolve(root, outdir);
   mkdirSync(dir, { recursive: true });
-  removeOldBuild(dir);
   const serverPath = join(dir, FILES.server);
   const result = await build({
     ...common,
@@ -113,12 +114,6 @@ export async function bundle({ outdir = "dist", sourcemap = false } = {}) {
   writeFileSync(join(dir, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
   if (dir === resolve(root, "dist")) writeMcpJson(serverPath);
   return result.metafile;
-}
-
-/** What an earlier build left that this one does not write (a launcher's bundle, caches, PGlite's files). */
-function removeOldBuild(dir) {
-  const old = /^parts-mcp\.bundle\.js|\.v8cache$|^(pglite\.(wasm|data)|initdb\.wasm)$/;
-  for (const file of readdirSync(dir)) if (old.test(file)) rmSync(join(dir, file));
 }
 
 /**

@@ -32,7 +32,7 @@ const MCPB_CLI = join(root, "node_modules", "@anthropic-ai", "mcpb", "dist", "cl
 export const DEFAULT_OUT = join(root, "dist", "parts-mcp.mcpb");
 
 /** What the person installing the bundle is asked; the server reads each as its variable. */
-export const USER_CONFIG = {
+const USER_CONFIG = {
   environment: {
     type: "string",
     title: "Environment",
@@ -59,7 +59,7 @@ export const USER_CONFIG = {
 } as const;
 
 /** How Claude Desktop starts the server: `${__dirname}` is where it unpacked the bundle. */
-export const MCP_CONFIG = {
+const MCP_CONFIG = {
   command: "node",
   args: [`\${__dirname}/dist/parts-mcp.js`],
   env: {
@@ -130,7 +130,7 @@ function manifest({ tools, prompts }: Listed): McpbManifestAny {
 const REMOTE_ONLY = ["parts-mcp.oauth.js"];
 
 /** Stages the runtime files and the manifest in `stage`, validates and packs them into `out`. */
-export async function buildBundle(out = DEFAULT_OUT, stage = join(root, ".mcpb")): Promise<string> {
+async function buildBundle(out = DEFAULT_OUT, stage = join(root, ".mcpb")): Promise<string> {
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(stage, { recursive: true });
   for (const pattern of packageJson.files) {
@@ -173,7 +173,7 @@ export function mcpb(...args: string[]): string {
  * Writes server.json with the bundle's SHA-256 in its mcpb package beside the bundle, keeping the
  * tracked file's formatting; the tracked file itself is only read.
  */
-export function writeServerJson(bundle: string): { path: string; digest: string } {
+function writeServerJson(bundle: string): { path: string; digest: string } {
   const digest = createHash("sha256").update(readFileSync(bundle)).digest("hex");
   const text = readFileSync(join(root, "server.json"), "utf8");
   const pattern = /("registryType": "mcpb",[^}]*?"fileSha256": ")[a-f0-9]{64}(")/;

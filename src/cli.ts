@@ -31,7 +31,7 @@ const TERMINAL_HINT =
   "parts-mcp: serving MCP on stdin/stdout, for an MCP client to start (see mcp.json). " +
   "Use --http to serve over HTTP, --help for every option; Ctrl+C stops.";
 
-// No top-level await: the build bundles this file as CommonJS (scripts/build.mjs).
+// No top-level await: the build bundles this file as CommonJS, which has none (scripts/build.mjs says why).
 void main(process.argv.slice(2));
 
 async function main(argv: string[]): Promise<void> {

@@ -1,7 +1,9 @@
 // The configuration: each section's defaults and refusals, the command line parsed from one
 // declaration per flag, the usage text generated from the same declarations, and the exit codes.
 import { spawnSync } from "node:child_process";
-import { describe, expect, it } from "vitest";
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
 import { VERSION } from "../src/app/version";
 import {
   API_COMMAND,
@@ -29,6 +31,8 @@ import {
   SERVER_COMMAND,
   usage,
 } from "../src/config";
+import { CONFIG_COMMAND, writeClientConfig } from "../src/config/clients";
+import { repoRoot } from "./support/mcp-server";
 
 const TOKEN = "pat_live_9f8e7d6c5b4a39281716151413121110";
 const lab = {
@@ -477,6 +481,20 @@ describe("the usage text, generated from the declarations", () => {
     expect(text).toContain(`formerly ${LIMITS_ENV.maxBodyBytes}`);
   });
 
+  it("--auth names every mode that PARTS_MCP_AUTH accepts (as its refusal lists them)", () => {
+    let refusal = "";
+    try {
+      loadHttpConfig({ PARTS_MCP_AUTH: "no-such-mode" });
+    } catch (error) {
+      refusal = (error as Error).message;
+    }
+    const modes = /must be (.+?)(?: \(|:)/.exec(refusal)?.[1]?.split(/,? or |, /) ?? [];
+    expect(modes).toContain("oauth");
+    const line = text.split("\n").find((l) => l.trimStart().startsWith("--auth ")) ?? "";
+    const listed = /control: (.+?) \(/.exec(line)?.[1]?.split(/,? or |, /);
+    expect(listed).toEqual(modes);
+  });
+
   it("parts-mcp api has its own flags, parsed the same way", () => {
     const api = usage(API_COMMAND);
     for (const flag of ["--port N", "--host H", "--large", "--version"]) expect(api).toContain(flag);
@@ -672,3 +690,25 @@ function loadError(run: () => unknown): ConfigError {
   }
   throw new Error("expected a ConfigError");
 }
+
+describe("parts-mcp config, run from the sources", () => {
+  it("names the built dist/parts-mcp.js, and leaves the transport out of the entry's settings", () => {
+    vi.stubEnv("PARTS_API_ENV", "local");
+    vi.stubEnv("PARTS_MCP_READ_ONLY", "true");
+    vi.stubEnv("PARTS_MCP_TRANSPORT", "http");
+    try {
+      const printed: string[] = [];
+      const code = writeClientConfig("claude-desktop", parseCommandLine(CONFIG_COMMAND, []), {
+        stdout: (text) => printed.push(text),
+        stderr: () => {},
+      });
+      expect(code).toBe(0);
+      const entry = JSON.parse(printed.join("")).mcpServers["parts-mcp"];
+      expect(entry.args).toEqual([realpathSync(join(repoRoot, "dist/parts-mcp.js"))]);
+      expect(entry.env).toMatchObject({ PARTS_API_ENV: "local", PARTS_MCP_READ_ONLY: "true" });
+      expect(entry.env).not.toHaveProperty("PARTS_MCP_TRANSPORT");
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});

@@ -2,10 +2,11 @@
 // for type inference; the server registers every definition of `tools/index.ts` in one loop.
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
+import type { KnownKind } from "../src/api/kinds";
 import type { CallOptions, PartsApiClient } from "../src/client";
 import type { ReferenceData } from "../src/data/reference";
 import type { RecordRef } from "../src/data/seen";
-import type { PartSearch, SuggestKind } from "../src/search";
+import type { PartSearch } from "../src/search";
 
 export const TOOL_GROUPS = ["parts", "rfqs", "factories", "reference"] as const;
 type ToolGroup = (typeof TOOL_GROUPS)[number];
@@ -47,7 +48,7 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    * Arguments that name records by code or id: when the API does not know one (a 404, or a 400
    * that names it), the failure adds the closest known records (`search.suggest`).
    */
-  lookups?: readonly { kind: SuggestKind; argument: string }[];
+  lookups?: readonly { kind: KnownKind; argument: string }[];
   handler(args: z.output<I>, context: ToolContext): Promise<z.output<O>>;
   /** The result's text for the model, where compact JSON is not the best form (a list, a line an item). */
   text?(result: z.output<O>): string;

@@ -1,6 +1,6 @@
 // The one table of record kinds: for each kind of record the API serves, its collection (the
-// plural of API paths and of `parts://` addresses), the field that keys it, the endpoints that
-// read one record or many, and the field of a part that names records of the kind. Everything
+// plural of API paths and of `parts://` addresses), the field that keys it, the endpoint that
+// reads many records at once, and the field of a part that names records of the kind. Everything
 // that lists kinds or asks "which field is the key" reads it here.
 import type { EndpointName } from "./endpoints";
 import type { Category, Criticality, Material, Process, Standard } from "./schemas";
@@ -10,8 +10,6 @@ interface KindSpec {
   collection: string;
   /** The field a record is known by, in tool arguments, batch answers and resource addresses. */
   key: "code" | "id";
-  /** The endpoint that reads one record by its key, if any (categories come in batches only). */
-  get?: EndpointName;
   /** The endpoint that reads many records by their keys, if any. */
   batch?: EndpointName;
   /** The field of a part (and of a create_part draft) that names records of this kind. */
@@ -19,26 +17,24 @@ interface KindSpec {
 }
 
 export const KINDS = {
-  process: { collection: "processes", key: "code", get: "getProcess", partField: "processId" },
-  material: { collection: "materials", key: "code", get: "getMaterial", partField: "materialId" },
+  process: { collection: "processes", key: "code", partField: "processId" },
+  material: { collection: "materials", key: "code", partField: "materialId" },
   standard: {
     collection: "standards",
     key: "code",
-    get: "getStandard",
     batch: "batchGetStandards",
     partField: "standardIds",
   },
   criticality: {
     collection: "criticalities",
     key: "id",
-    get: "getCriticality",
     batch: "batchGetCriticalities",
     partField: "criticalityIds",
   },
   category: { collection: "categories", key: "id", batch: "batchGetCategories", partField: "categoryIds" },
-  part: { collection: "parts", key: "id", get: "getPart" },
-  rfq: { collection: "rfqs", key: "id", get: "getRfq" },
-  factory: { collection: "factories", key: "id", get: "getFactory" },
+  part: { collection: "parts", key: "id" },
+  rfq: { collection: "rfqs", key: "id" },
+  factory: { collection: "factories", key: "id" },
 } as const satisfies Record<string, KindSpec>;
 
 /** Every kind of record a tool result can name. */

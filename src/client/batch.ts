@@ -1,9 +1,10 @@
 // Batch gets for any number of keys: the API takes a bounded list per request, so the keys are
 // de-duplicated, cut into chunks and sent a few at once under one deadline, and the answers put
 // back together in the order the keys were asked for.
+import type { BatchKind, KINDS } from "../api/kinds";
 import { type CallInput, type CallOptions, type CallResult, createDeadline } from "./call";
 
-export type BatchEndpointName = "batchGetStandards" | "batchGetCriticalities" | "batchGetCategories";
+export type BatchEndpointName = (typeof KINDS)[BatchKind]["batch"];
 export type BatchRecord<N extends BatchEndpointName> = CallResult<N>["items"][number];
 
 /** Chunks of one batch get that run at once. */

@@ -33,8 +33,6 @@ import {
 } from "./retry";
 import { sendAttempt } from "./transport";
 
-export type { CallInput, CallOptions, CallResult };
-
 export interface ClientOptions {
   /** scheme://host[:port][/prefix], as from loadApiConfig. */
   baseUrl: string;

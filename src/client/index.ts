@@ -1,5 +1,5 @@
 // The one API client: import from "../client" (or "./client") everywhere.
 
-export { createDeadline } from "./call";
-export { type CallOptions, type ClientOptions, PartsApiClient } from "./client";
+export { type CallOptions, createDeadline } from "./call";
+export { type ClientOptions, PartsApiClient } from "./client";
 export { type ContractIssue, PartsApiError, type PartsApiErrorFacts } from "./errors";

@@ -18,7 +18,7 @@ interface ComparedField {
   values: Value[];
 }
 
-type Shared = {
+export type Shared = {
   common: string[];
   byPart: Record<string, string[]>;
 };

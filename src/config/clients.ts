@@ -10,7 +10,7 @@ import { SERVER_FLAGS } from "./commands";
 import { type Env, environment } from "./env";
 import { ConfigError } from "./errors";
 import type { Command, CommandLine } from "./flags";
-import { loadSelectionConfig } from "./serving";
+import { loadSelectionConfig, TRANSPORT_ENV } from "./serving";
 
 const CLIENTS = ["claude-desktop", "claude-code", "vscode", "cursor", "http"] as const;
 type ClientName = (typeof CLIENTS)[number];
@@ -52,10 +52,10 @@ interface ClientEntry {
   where: string;
 }
 
-/** The launcher (dist/parts-mcp.js) of this installation, as an absolute path without links. */
+/** The `parts-mcp` command (dist/parts-mcp.js) of this installation, as an absolute path without links. */
 function launcherPath(): string {
-  // In the bundle, import.meta.url is the bundle's own file beside the launcher; from source, src/.
-  const candidates = ["parts-mcp.js", "../dist/parts-mcp.js"].map((path) =>
+  // In the bundle, import.meta.url is the bundle's own file, dist/parts-mcp.js; from source, src/config/.
+  const candidates = ["parts-mcp.js", "../../dist/parts-mcp.js"].map((path) =>
     fileURLToPath(new URL(path, import.meta.url)),
   );
   const found = candidates.find((path) => existsSync(path));
@@ -72,7 +72,7 @@ function localStart(
   const settings = Object.entries(env)
     .filter(([name, value]) => name.startsWith("PARTS_") && value?.trim())
     .filter(([name]) => name !== ENV.token && !flags.variables.includes(name))
-    .filter(([name]) => name !== "PARTS_MCP_WRITE_CODE_CACHE" && name !== "PARTS_MCP_TRANSPORT")
+    .filter(([name]) => name !== TRANSPORT_ENV)
     .sort(([a], [b]) => a.localeCompare(b)) as [string, string][];
   const api = loadApiConfig(env, { requireToken: false });
   const start = npx

@@ -39,7 +39,7 @@ export const SERVER_FLAGS: readonly FlagDeclaration[] = [
     variable: HTTP_ENV.auth,
     placeholder: "MODE",
     httpOnly: true,
-    description: "HTTP access control: none, shared, per-user, or shared,per-user",
+    description: "HTTP access control: none, shared, per-user, shared,per-user, or oauth",
   },
   {
     flag: "--allowed-hosts",

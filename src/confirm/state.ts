@@ -5,7 +5,7 @@
 // URL among them) enter only through a keyed digest, and the token only through the codec's
 // binding tag. Every replica that may see the state again must have the same key: the oauth mode
 // keeps one in its store; the other modes serve from one process and draw one at random.
-import type * as Crypto from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import {
   createRequestStateCodec,
   type RequestStateCodec,
@@ -33,14 +33,11 @@ export interface ConfirmSecrets {
   ledger: OnceLedger;
 }
 
-// node:crypto loads on the first confirmation, not at start (test/protocol/stdio.test.ts).
-const crypto = (): typeof Crypto => process.getBuiltinModule("node:crypto");
-
 /** A process's own key, drawn on first use, for the modes served from one process. */
 export function randomKey(): () => Uint8Array {
   let key: Uint8Array | undefined;
   return () => {
-    key ??= crypto().randomBytes(32);
+    key ??= randomBytes(32);
     return key;
   };
 }
@@ -70,7 +67,7 @@ export class CallerStates {
 
   /** A new state for a call of `tool` with `args`. */
   seal(tool: string, args: unknown, ctx: ServerContext): Promise<string> {
-    const id = crypto().randomBytes(16).toString("base64url");
+    const id = randomBytes(16).toString("base64url");
     return this.#sealer.mint({ tool, args: this.argsDigest(tool, args), id }, ctx);
   }
 
@@ -82,9 +79,7 @@ export class CallerStates {
     if (typeof state?.tool !== "string" || typeof state.args !== "string") return false;
     const expected = Buffer.from(this.argsDigest(tool, args));
     const given = Buffer.from(state.args);
-    return (
-      state.tool === tool && given.length === expected.length && crypto().timingSafeEqual(given, expected)
-    );
+    return state.tool === tool && given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   /** True the first time a state is presented; false for a replay. */
@@ -94,8 +89,7 @@ export class CallerStates {
   }
 
   argsDigest(tool: string, args: unknown): string {
-    return crypto()
-      .createHmac("sha256", this.#secrets.key())
+    return createHmac("sha256", this.#secrets.key())
       .update(`parts-mcp confirm\0${tool}\0${canonicalJson(args ?? {})}`)
       .digest("base64url")
       .slice(0, 32);

@@ -69,10 +69,12 @@ export async function confirmWrite(
   ctx: ServerContext,
 ): Promise<InputRequiredResult | CallToolResult | undefined> {
   const state = ctx.mcpReq.requestState<ConfirmState>();
+  // Most calls are of tools that write nothing: their arguments are read once, by their run.
+  if (state === undefined && !entry.tool.confirm) return undefined;
   const parsed = entry.input.safeParse(args ?? {});
   if (state === undefined) {
     // Arguments the tool refuses are reported by its run, as they always were: no question first.
-    if (!entry.tool.confirm || !parsed.success || !canAsk(ctx, step)) return undefined;
+    if (!parsed.success || !canAsk(ctx, step)) return undefined;
     return inputRequired({
       inputRequests: {
         [CONFIRM]: inputRequired.elicit({

@@ -4,9 +4,10 @@
 // Names come through the reference cache; a code it does not know is shown as not found (the
 // API will refuse it). Every value is cut short, so the form stays readable whatever the draft.
 import type { z } from "zod";
+import type { ReferenceKind } from "../api/kinds";
 import type { CreatePartBody } from "../api/schemas";
 import { type CallOptions, type PartsApiClient, PartsApiError } from "../client";
-import type { ReferenceData, ReferenceKind, Resolved } from "../data/reference";
+import type { ReferenceData, Resolved } from "../data/reference";
 
 /** Characters shown of one value, and codes shown of one list. */
 const MAX_VALUE_CHARS = 120;

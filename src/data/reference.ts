@@ -25,8 +25,6 @@ export interface ReferenceCacheOptions {
   maxEntries: number;
 }
 
-export { type BatchKind, REFERENCE_KINDS, type ReferenceKind } from "../api/kinds";
-
 /** The reference fields of a part or of a create_part draft. */
 export interface References {
   processId?: string;

@@ -4,13 +4,13 @@
 import { setMaxListeners } from "node:events";
 import type { ServerContext } from "@modelcontextprotocol/server";
 import type { ResourceRef } from "../../tools/define";
-import type { ReferenceKind } from "../api/kinds";
+import type { KnownKind, ReferenceKind } from "../api/kinds";
 import { type CallOptions, createDeadline, type PartsApiClient } from "../client";
 import type { ConfirmSecrets } from "../confirm/state";
 import type { ReferenceData } from "../data/reference";
 import type { SeenRecords } from "../data/seen";
 import type { Logger } from "../log/logger";
-import type { PartSearch, SuggestKind } from "../search";
+import type { PartSearch } from "../search";
 import type { Catalogue, CatalogueEntry } from "./catalogue";
 import { findPartAdvice, type ServingMode, toolErrorMessage } from "./messages";
 
@@ -60,7 +60,7 @@ export interface RequestScope {
   /** Codes of a reference kind this token knows without a request (completion offers them). */
   knownCodes(kind: Exclude<ReferenceKind, "standard">, call: CallOptions): Promise<string[]>;
   /** The closest known records to a code or id nobody knows (`"x": did you mean …`), if any. */
-  suggest(kind: SuggestKind, unknown: string, call: CallOptions): Promise<string | undefined>;
+  suggest(kind: KnownKind, unknown: string, call: CallOptions): Promise<string | undefined>;
   /** Runs a tool for the tools/call loop or a resource read: arguments checked, failures in words. */
   run(entry: CatalogueEntry, args: unknown, ctx: ServerContext): Promise<ToolOutcome>;
 }

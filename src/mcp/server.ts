@@ -26,11 +26,13 @@ import { registerViews } from "./views";
 const STATIC_LIST: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
 
 export function createServer(options: ServerOptions): McpServer {
+  const base = createScope(options);
+  // The step asks the client through the server, which needs the step to open its states.
   const confirm: ConfirmStep | undefined =
     options.confirm &&
     confirmStepFor(options.confirm, options.token, (): McpServer => server, {
       ...options,
-      callOptions: (ctx) => scope.callOptions(ctx),
+      callOptions: (ctx) => base.callOptions(ctx),
     });
   const server = new McpServer(
     { name: "parts-mcp", title: "Parts and Sourcing", version: VERSION, icons: ICONS },
@@ -44,7 +46,7 @@ export function createServer(options: ServerOptions): McpServer {
         completions: {},
         logging: {},
       },
-      instructions: instructionsFor(options.connection, options.catalogue),
+      instructions: instructions(options.connection, options.catalogue),
       cacheHints: {
         "tools/list": STATIC_LIST,
         "prompts/list": STATIC_LIST,
@@ -58,7 +60,6 @@ export function createServer(options: ServerOptions): McpServer {
   // Every result, error and notification this server sends passes the one text gate: here, or
   // as text on our own wires.
   if (!options.wireGates) gateServer(server);
-  const base = createScope(options);
   const scope: RequestScope = { ...base, run: toolRunner(options, base) };
   registerTools(server, scope, confirm);
   const readables = registerResources(server, scope);
@@ -71,17 +72,6 @@ export function createServer(options: ServerOptions): McpServer {
     prompt: (name) => prompts.has(name),
   });
   return server;
-}
-
-/** The instructions of each connection and catalogue, written once (HTTP builds a server per request). */
-const written = new WeakMap<Connection, WeakMap<Catalogue, string>>();
-
-function instructionsFor(connection: Connection, catalogue: Catalogue): string {
-  const byCatalogue = written.get(connection) ?? new WeakMap<Catalogue, string>();
-  written.set(connection, byCatalogue);
-  const text = byCatalogue.get(catalogue) ?? instructions(connection, catalogue);
-  byCatalogue.set(catalogue, text);
-  return text;
 }
 
 function instructions(connection: Connection, tools: Pick<Catalogue, "has">): string {

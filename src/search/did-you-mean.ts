@@ -2,11 +2,10 @@
 // token knows (./known-records.ts), the part ids it was shown or has read, and the RFQ and factory
 // ids it was shown (the API cannot list those).
 
-import type { ReferenceRecords } from "../api/kinds";
+import type { KnownKind, ReferenceKind, ReferenceRecords } from "../api/kinds";
 import type { CallOptions } from "../client";
-import type { ReferenceKind } from "../data/reference";
 import type { SearchContext } from "./context";
-import { SEARCHABLE, type SuggestKind } from "./kinds";
+import { SEARCHABLE } from "./kinds";
 import type { KnownRecords } from "./known-records";
 import { type Candidate, didYouMean, didYouMeanId, type Searchable, sameCode } from "./match";
 import type { PartIndex } from "./part-index";
@@ -47,7 +46,7 @@ export class Suggestions {
    * A hint for a code or id the API does not know, naming the closest known records:
    * `did you mean pa12 (Polyamide 12 (PA12))?`; undefined when nothing is close. Never fails.
    */
-  async suggest(kind: SuggestKind, unknown: string, call: CallOptions): Promise<string | undefined> {
+  async suggest(kind: KnownKind, unknown: string, call: CallOptions): Promise<string | undefined> {
     try {
       if (kind === "part") return didYouMeanId(unknown, this.#partIds(call));
       return didYouMean(unknown, await this.#candidates(kind, call));
@@ -62,11 +61,11 @@ export class Suggestions {
    * work is bounded whatever the draft names.
    */
   async suggestMany(
-    entries: readonly { kind: SuggestKind; id: string }[],
+    entries: readonly { kind: KnownKind; id: string }[],
     call: CallOptions,
   ): Promise<(string | undefined)[]> {
-    const candidates = new Map<SuggestKind, Promise<Candidate[]>>();
-    const of = (kind: SuggestKind) => {
+    const candidates = new Map<KnownKind, Promise<Candidate[]>>();
+    const of = (kind: KnownKind) => {
       let list = candidates.get(kind);
       if (list === undefined) {
         list = kind === "part" ? Promise.resolve(this.#partIds(call)) : this.#candidates(kind, call);
@@ -101,7 +100,7 @@ export class Suggestions {
     }
   }
 
-  async #candidates(kind: Exclude<SuggestKind, "part">, call: CallOptions): Promise<Candidate[]> {
+  async #candidates(kind: Exclude<KnownKind, "part">, call: CallOptions): Promise<Candidate[]> {
     // RFQs and factories cannot be listed: the ids this token has been shown are all there is.
     if (kind === "rfq" || kind === "factory") {
       return this.#context.seen.known(kind, call).map((id) => ({ keys: [id], names: [] }));

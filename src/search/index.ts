@@ -3,7 +3,6 @@
 // reference cache; see service.ts.
 export { MAX_CURSOR_LENGTH } from "./cursor";
 export { SearchRefusal } from "./errors";
-export type { SuggestKind } from "./kinds";
 export { rankRecords } from "./match";
 export type { Progress } from "./page-reader";
 export { PAGE_SIZE } from "./part-index";

@@ -1,11 +1,9 @@
 // The reference records a search meets, by kind, and what of each a fragment or a part's text is
 // compared with (search_reference, did-you-mean, reads by code, a part's referenced records).
-import type { ReferenceRecords } from "../api/kinds";
-import type { ReferenceKind } from "../data/reference";
+import type { ReferenceKind, ReferenceRecords } from "../api/kinds";
 import type { Searchable } from "./match";
 import { materialFamilies, processFamilies } from "./vocabulary";
 
-export type SuggestKind = ReferenceKind | "part" | "rfq" | "factory";
 /** The records of every kind a token knows. */
 export type Known = { [K in ReferenceKind]: ReferenceRecords[K][] };
 export const NO_RECORDS: Known = { process: [], material: [], standard: [], criticality: [], category: [] };

@@ -4,9 +4,9 @@
 // with the token's index (./records.ts), categories with every category above them.
 
 import type { ReferenceRecords } from "../api/kinds";
+import { REFERENCE_KINDS, type ReferenceKind } from "../api/kinds";
 import type { Category } from "../api/schemas";
 import { type CallOptions, PartsApiError } from "../client";
-import { REFERENCE_KINDS, type ReferenceKind } from "../data/reference";
 import { MAX_CATEGORY_DEPTH } from "./categories";
 import type { SearchContext } from "./context";
 import type { Known } from "./kinds";

@@ -3,8 +3,8 @@
 // part's own words or the records it references (names, family words, a category's parents).
 
 import type { ReferenceRecords } from "../api/kinds";
+import { REFERENCE_KINDS, type ReferenceKind } from "../api/kinds";
 import type { PART_VIEWS } from "../api/schemas";
-import { REFERENCE_KINDS, type ReferenceKind } from "../data/reference";
 import { categoryEntriesOf, categoryEntryFields, withDescendants } from "./categories";
 import { SearchRefusal } from "./errors";
 import { type Known, PART_TEXT, SEARCHABLE } from "./kinds";

@@ -2,8 +2,9 @@
 // Standards come from list_standards, so their answers can be complete; the other kinds, which
 // the API cannot list, are those the token's parts name and those read with the get tools
 // (./known-records.ts), and an answer about them says so instead of claiming completeness.
+
+import { REFERENCE_KINDS, type ReferenceKind } from "../api/kinds";
 import type { CallOptions } from "../client";
-import { REFERENCE_KINDS, type ReferenceKind } from "../data/reference";
 import { kindEntry, kindEntryFields } from "./kinds";
 import type { KnownRecords } from "./known-records";
 import { didYouMean, rankRecords } from "./match";

@@ -3,12 +3,13 @@
 // per-token indexes and hands each question to its part: parts (./part-search.ts), reference
 // records (./reference-search.ts), did-you-mean and reads by code (./did-you-mean.ts), and the
 // records a token knows (./known-records.ts).
+
+import type { KnownKind, ReferenceKind } from "../api/kinds";
 import type { CallOptions, PartsApiClient } from "../client";
-import type { ReferenceData, ReferenceKind } from "../data/reference";
+import type { ReferenceData } from "../data/reference";
 import { SeenRecords } from "../data/seen";
 import { SearchContext, type SearchSettings } from "./context";
 import { Suggestions } from "./did-you-mean";
-import type { SuggestKind } from "./kinds";
 import { KnownRecords } from "./known-records";
 import type { Progress } from "./page-reader";
 import { PartIndexes, type ViewKey } from "./part-indexes";
@@ -110,13 +111,13 @@ export class PartSearch {
    * A hint for a code or id the API does not know, naming the closest known records:
    * `did you mean pa12 (Polyamide 12 (PA12))?`; undefined when nothing is close. Never fails.
    */
-  suggest(kind: SuggestKind, unknown: string, call: CallOptions): Promise<string | undefined> {
+  suggest(kind: KnownKind, unknown: string, call: CallOptions): Promise<string | undefined> {
     return this.#suggestions.suggest(kind, unknown, call);
   }
 
   /** Did-you-mean hints for the unknown codes of one call (a draft's), bounded in number. */
   suggestMany(
-    entries: readonly { kind: SuggestKind; id: string }[],
+    entries: readonly { kind: KnownKind; id: string }[],
     call: CallOptions,
   ): Promise<(string | undefined)[]> {
     return this.#suggestions.suggestMany(entries, call);

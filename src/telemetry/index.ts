@@ -1,9 +1,9 @@
 // Telemetry hooks: what the server, the API client, the HTTP layer, the reference cache and the logger call, no-ops until startTelemetry loads OpenTelemetry (./otel.ts, through its one dynamic import) because an OTLP endpoint or a metrics port is set.
-import { Server } from "@modelcontextprotocol/server";
+import { Server, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import { ConfigError } from "../config/errors";
 import { TELEMETRY_ENV, type TelemetryConfig } from "../config/telemetry";
-import type { HandlerOwner } from "./otel";
 import type { RunningTelemetry, Telemetry, TelemetrySources } from "./types";
+import type { HandlerOwner } from "./wrap-handlers";
 
 export type { RunningTelemetry, Telemetry, TelemetrySources } from "./types";
 
@@ -26,8 +26,9 @@ export async function startTelemetry(
 ): Promise<RunningTelemetry | undefined> {
   if (!settings) return undefined;
   const { openTelemetry } = await import("./otel");
-  // The Server class of this bundle (the telemetry part is a bundle of its own, with its own copy).
-  const { hooks, running } = await openTelemetry(settings, sources, Server as unknown as HandlerOwner).catch(
+  // This bundle's SDK: the telemetry part is a bundle of its own, which must not carry a copy.
+  const sdk = { Server: Server as unknown as HandlerOwner, protocolVersions: SUPPORTED_PROTOCOL_VERSIONS };
+  const { hooks, running } = await openTelemetry(settings, sources, sdk).catch(
     (error: NodeJS.ErrnoException) => {
       if (error.code !== "EADDRINUSE" && error.code !== "EACCES" && error.code !== "EADDRNOTAVAIL")
         throw error;

@@ -3,7 +3,6 @@
 // name, however many junk names arrive), a protocol version the SDK does not speak likewise, and
 // every other recorded string is cut to MAX_LABEL_CHARS. Metric series and span names then stay
 // few and small, so a scrape or an export stays small too.
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 
 /** The value recorded for a name this server does not serve. */
 const UNKNOWN = "_unknown";
@@ -29,7 +28,7 @@ export function servedOrUnknown(name: unknown, serves: (name: string) => boolean
   return typeof name === "string" && serves(name) ? capped(name) : UNKNOWN;
 }
 
-/** A protocol version as recorded: one the SDK supports, or UNKNOWN. */
-export function knownVersion(version: string): string {
-  return SUPPORTED_PROTOCOL_VERSIONS.includes(version) ? version : UNKNOWN;
+/** A protocol version as recorded: one of `supported` (the SDK's), or UNKNOWN. */
+export function knownVersion(version: string, supported: readonly string[]): string {
+  return supported.includes(version) ? version : UNKNOWN;
 }

@@ -97,6 +97,26 @@ describe.each(ERAS)("resources, completions and prompts (%s era)", (era) => {
       });
     });
 
+    it("say how long a client may keep a record: reference records a while, parts not at all (2026-07-28)", async () => {
+      const standard = (await server.client.readResource({ uri: "parts://standards" })) as Record<
+        string,
+        unknown
+      >;
+      const read = (await server.client.readResource({
+        uri: `parts://parts/${encodeURIComponent(part.id)}`,
+      })) as Record<string, unknown>;
+      if (era === "2025") {
+        expect(["ttlMs" in standard, "cacheScope" in standard, "ttlMs" in read]).toEqual([
+          false,
+          false,
+          false,
+        ]);
+        return;
+      }
+      expect(standard.ttlMs).toBeGreaterThan(0);
+      expect([standard.cacheScope, read.ttlMs, read.cacheScope]).toEqual(["private", 0, "private"]);
+    });
+
     it("answer an unknown code with resource-not-found, never empty contents", async () => {
       await expect(server.client.readResource({ uri: "parts://standards/NOPE%2099" })).rejects.toMatchObject({
         code: -32602,

@@ -492,6 +492,13 @@ describe.each(ERAS)("tools (%s era)", (era) => {
       }
     });
 
+    it("search_parts' text leads with its counts, before any part", async () => {
+      const result = await server.call("search_parts", { text: "bracket", limit: 2 });
+      const { summary, total } = result.structuredContent as { summary: string; total: number };
+      expect(summary).toBe(`2 of ${total} matches here; more with the cursor`);
+      expect(textOf(result).startsWith(`{"summary":${JSON.stringify(summary)},`)).toBe(true);
+    });
+
     it("the instructions send the model to the search tools, and say RFQs and factories are read only by id", () => {
       const text = server.client.getInstructions() ?? "";
       expect(text).toMatch(/search_parts/);

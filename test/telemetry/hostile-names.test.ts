@@ -96,6 +96,10 @@ describe("names the server does not serve", () => {
       const unknown = series.filter((line) => line.includes('gen_ai_tool_name="_unknown"'));
       expect(unknown.map((line) => Number(line.split(" ").at(-1))).reduce((a, b) => a + b, 0)).toBe(2_100);
       expect(labelValues(body, "gen_ai_tool_name")).toEqual(new Set(["_unknown", "get_process"]));
+      // A version the SDK speaks is recorded as it is (the server bundle's SDK tells which).
+      expect(labelValues(body, "mcp_protocol_version")).toEqual(
+        new Set([MCP_HEADERS["mcp-protocol-version"]]),
+      );
     } finally {
       await server.stop();
     }

@@ -63,7 +63,7 @@ describe("telemetry's shutdown", () => {
     const { running } = await openTelemetry(
       { otlpTraces: false, otlpMetrics: false, metricsHost: "127.0.0.1", exportIntervalMs: 60_000 },
       { search: { bytes: 0, parts: 0 }, version: "test", log: () => {} },
-      serverClass,
+      { Server: serverClass, protocolVersions: [] },
     );
     expect(serverClass.prototype.setRequestHandler).not.toBe(original);
     await running.shutdown();

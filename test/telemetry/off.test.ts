@@ -1,4 +1,4 @@
-// Telemetry off costs nothing: without an OTLP endpoint or a metrics port the built server loads no OpenTelemetry module, and the server bundle carries none.
+// Telemetry off costs nothing: without an OTLP endpoint or a metrics port the built server loads no OpenTelemetry module, and the server bundle carries none; the telemetry bundle carries no copy of the MCP SDK.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,5 +48,13 @@ describe("telemetry off", () => {
     const marker = "opentelemetry.js.api";
     expect(readFileSync(join(repoRoot, "dist/parts-mcp.js"), "utf8")).not.toContain(marker);
     expect(readFileSync(join(repoRoot, "dist", TELEMETRY_FILE), "utf8")).toContain(marker);
+  });
+
+  it("keeps the MCP SDK out of the telemetry bundle: it uses the server bundle's copy", () => {
+    // A method name only the SDK spells out (src/ never does); it survives minification.
+    const marker = "notifications/initialized";
+    // Booleans: a failing toContain would print the whole bundle.
+    expect(readFileSync(join(repoRoot, "dist/parts-mcp.js"), "utf8").includes(marker)).toBe(true);
+    expect(readFileSync(join(repoRoot, "dist", TELEMETRY_FILE), "utf8").includes(marker)).toBe(false);
   });
 });

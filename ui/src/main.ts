@@ -34,7 +34,10 @@ import { failure, loading, show } from "./widgets";
 interface Screen {
   /** The tool whose result it draws. */
   tool: string;
-  /** Two keys that only its result has together (the six shapes are distinct). */
+  /**
+   * Two keys its result has, tried in this table's order: search (items, scanned) comes before
+   * resolve (items, complete), whose keys a search result has too.
+   */
   has: [string, string];
   /** What it says while the result is on its way. */
   waiting: string;

@@ -1,12 +1,26 @@
-// The shapes of the tool results the views draw (`structuredContent`). Records, reference kinds and
-// a part's resolved records come from src/api/ and src/data/reference.ts (types only: nothing of
-// them is bundled); the tool envelopes are restated here from tools/parts.ts, tools/rfqs.ts,
-// tools/preview.ts, src/resolve/, src/compare/ and decisions.md.
+// The shapes of the tool results the views draw (`structuredContent`). Records, reference kinds, a
+// part's resolved records and the results of resolve_parts and compare_parts come from src/ (types
+// only: nothing of them is bundled); the other tool envelopes are restated here from
+// tools/parts.ts, tools/rfqs.ts, tools/preview.ts and decisions.md.
 import type { ReferenceKind } from "../../src/api/kinds";
 import type { BoundingBox, Dimensions, Part, Rfq } from "../../src/api/schemas";
+import type { Comparison, Shared } from "../../src/compare/compare";
 import type { ResolvedRecords as Resolved } from "../../src/data/reference";
+import type { ResolvedList } from "../../src/resolve/list";
+import type { FoundPart as NamedPart } from "../../src/resolve/match";
 
-export type { BoundingBox, Dimensions, Part, ReferenceKind, Resolved, Rfq };
+export type {
+  BoundingBox,
+  Comparison,
+  Dimensions,
+  NamedPart,
+  Part,
+  ReferenceKind,
+  Resolved,
+  ResolvedList,
+  Rfq,
+  Shared,
+};
 
 /** describe_part */
 export interface DescribedPart extends Resolved {
@@ -52,49 +66,6 @@ export interface CreatedPart {
   partUrl: string;
 }
 
-/** A part as resolve_parts names it. */
-export interface NamedPart {
-  id: string;
-  title: string;
-  versionName?: string;
-  serialId?: string;
-}
-
-/** One line of resolve_parts (src/resolve/list.ts). */
-export interface ResolvedLine {
-  line: string;
-  quantity?: number;
-  status: "match" | "ambiguous" | "none";
-  part?: NamedPart;
-  matchedBy?: string;
-  confidence: number;
-  alternatives?: NamedPart[];
-  why?: string;
-}
-
-/** resolve_parts */
-export interface ResolvedList {
-  items: ResolvedLine[];
-  complete: boolean;
-  cursor?: string;
-  hint?: string;
-}
-
-type FieldValue = string | number | boolean | string[] | null;
-
-/** What the compared parts share of a list of codes, and what each adds (names beside codes). */
-export interface Shared {
-  common: string[];
-  byPart: Record<string, string[]>;
-}
-
-/** compare_parts (src/compare/compare.ts) */
-export interface Comparison {
-  parts: NamedPart[];
-  fields: { field: string; status: "same" | "different" | "unknown"; values: FieldValue[] }[];
-  standards: Shared;
-  criticalities: Shared;
-  categories: Shared;
-}
+export type ResolvedLine = ResolvedList["items"][number];
 
 export type ViewName = "part" | "search" | "rfq" | "draft" | "resolve" | "compare";
