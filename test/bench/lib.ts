@@ -61,12 +61,12 @@ export function oursSpec(
   };
 }
 
-/** The minimal server from its sources, calling the API with undici's `request`. */
+/** The minimal server from its sources (it calls the API with undici's `request`). */
 export function minimalSpec(api: EmbeddedApi, args: string[] = []): ServerSpec {
   return {
     label: "minimal SDK server",
     command: process.execPath,
-    args: [MINIMAL_SERVER, "--undici", ...args],
+    args: [MINIMAL_SERVER, ...args],
     env: apiEnv(api),
   };
 }

@@ -1,35 +1,29 @@
 // The yardstick of `npm run bench`: the smallest server the official SDK (v2 line) makes for the
 // same job as parts-mcp's `get_part`, written as the SDK's own guides write one. One tool, its
 // argument declared with zod (the SDK needs a schema to hand the handler its arguments), and a
-// handler that GETs /v1/parts/{id} from the Parts API with Node's fetch (keep-alive) and returns
-// the body as text: no output schema, no check of the answer, no links, no cache, no logging.
+// handler that GETs /v1/parts/{id} from the Parts API with undici's `request` (its global
+// keep-alive agent; leaner than fetch, whose web streams cost more CPU than the call itself) and
+// returns the body as text: no output schema, no check of the answer, no links, no cache, no logging.
 // Plain JavaScript run by node as it is (module by module from node_modules, as such a server
 // ships); it imports only what the transport it serves needs. Both protocol eras on stdio by
 // default, `--http --port N` for Streamable HTTP, a new instance per request as the SDK's guide
-// serves statelessly, with `--key K` checking `Authorization: Bearer K` on each. With `--undici`
-// the handler calls the API with undici's `request` (its global keep-alive agent) instead of
-// fetch: the leaner yardstick, since fetch's web streams cost more CPU than the call itself.
+// serves statelessly, with `--key K` checking `Authorization: Bearer K` on each.
 //
-//   PARTS_API_BASE_URL=… PARTS_API_TOKEN=… node test/bench/minimal-server.mjs [--undici] [--http --port N [--key K]]
+//   PARTS_API_BASE_URL=… PARTS_API_TOKEN=… node test/bench/minimal-server.mjs [--http --port N [--key K]]
 
 import { pathToFileURL } from "node:url";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import { request } from "undici";
 import * as z from "zod/v4";
 
 const base = process.env.PARTS_API_BASE_URL;
 const headers = { authorization: `Bearer ${process.env.PARTS_API_TOKEN}`, accept: "application/json" };
 
-/** GET of a path on the API, body read whole: with fetch, or with undici's `request`. */
-const getWithFetch = async (url) => {
-  const response = await fetch(url, { headers });
-  return { ok: response.ok, text: await response.text() };
-};
-const undici = process.argv.includes("--undici") ? import("undici") : undefined;
-const getWithUndici = async (url) => {
-  const response = await (await undici).request(url, { headers });
+/** GET of a path on the API, body read whole. */
+const get = async (url) => {
+  const response = await request(url, { headers });
   return { ok: response.statusCode < 300, text: await response.body.text() };
 };
-const get = undici ? getWithUndici : getWithFetch;
 
 const shape = (text) => ({ content: [{ type: "text", text }] });
 

@@ -169,7 +169,7 @@ describe.each(ERAS)("confirmed writes, %s era", (era) => {
     expect(created(title)).toBe(1);
   });
 
-  it("never asks with PARTS_MCP_CONFIRM_WRITES=off", async () => {
+  it("never asks when the server is started without confirmations, and the write runs", async () => {
     const { server, asked } = await serve(era, () => ACCEPT, { confirm: false });
     const title = newTitle("off");
     expect((await server.call("create_part", { title })).isError).toBeFalsy();

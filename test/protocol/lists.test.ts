@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Part } from "../../src/api/schemas";
 import type { Comparison } from "../../src/compare/compare";
 import type { ResolvedList } from "../../src/resolve/list";
-import { connectInProcess, ERAS, type InProcessServer } from "../support/in-process";
+import { connectInProcess, ERAS, everyVisiblePart, type InProcessServer } from "../support/in-process";
 import { textOf } from "../support/mcp-server";
 
 const encoder = new Tiktoken(o200k);
@@ -21,17 +21,6 @@ let parts: Part[];
 function ok<T>(result: CallToolResult): T {
   expect(result.isError, textOf(result)).toBeFalsy();
   return result.structuredContent as T;
-}
-
-async function allParts(): Promise<Part[]> {
-  const found: Part[] = [];
-  for (let page = 1; ; page++) {
-    const result = ok<{ items: Part[]; hasMore: boolean }>(
-      await server.call("list_parts", { page, pageSize: 50 }),
-    );
-    found.push(...result.items);
-    if (!result.hasMore) return found;
-  }
 }
 
 /** One typo in the title's longest word without digits: two letters swapped in its middle. */
@@ -88,7 +77,7 @@ function pastedList(): Expected[] {
 describe.each(ERAS)("a pasted list and a comparison (%s era)", (era) => {
   beforeAll(async () => {
     server = await connectInProcess({ era });
-    parts = await allParts();
+    parts = await everyVisiblePart(server);
   });
   afterAll(() => server?.close());
 

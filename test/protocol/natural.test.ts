@@ -5,7 +5,7 @@ import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Category, Part } from "../../src/api/schemas";
 import { startTestApi, type TestApi } from "../../src/embedded/testing";
-import * as other from "../fixtures/other-catalogue";
+import { CATEGORIES as OTHER_CATEGORIES, PARTS as OTHER_PARTS } from "../fixtures/other-catalogue";
 import type { CatalogueApi } from "../support/catalogue-api";
 import { connectInProcess, ERAS, everyVisiblePart, type InProcessServer } from "../support/in-process";
 import { textOf } from "../support/mcp-server";
@@ -39,8 +39,8 @@ describe.each(ERAS)("questions as people type them (%s era)", (era) => {
     let server: InProcessServer;
     const search = async (args: Record<string, unknown>) =>
       answer(await server.call("search_parts", { limit: 50, ...args }));
-    const truly = (what: (is: (typeof other.PARTS)[number]["is"]) => boolean | undefined) =>
-      other.PARTS.filter((part) => what(part.is))
+    const truly = (what: (is: (typeof OTHER_PARTS)[number]["is"]) => boolean | undefined) =>
+      OTHER_PARTS.filter((part) => what(part.is))
         .map((part) => part.id)
         .sort();
 
@@ -102,7 +102,7 @@ describe.each(ERAS)("questions as people type them (%s era)", (era) => {
     it("offers every category, parents included, and finds records by family", async () => {
       const categories = answer(await server.call("search_reference", { kind: "category" }));
       expect(categories.items.map((item) => (item as unknown as Category).id).sort()).toEqual(
-        other.CATEGORIES.map((category) => category.id).sort(),
+        OTHER_CATEGORIES.map((category) => category.id).sort(),
       );
       const reference = async (kind: string, text: string) =>
         codes(answer(await server.call("search_reference", { kind, text })).items);

@@ -45,7 +45,8 @@ describe("a cancelled tool call", () => {
     call.cancel();
     const { error } = await call.settled;
     expect(String(error)).toMatch(/the user gave up|abort/i);
-    expect(await eventually(() => server.api.stats.closedEarly("getPart") > closed)).toBe(true);
+    // The server process aborts its request, then the API sees the close: generous on a busy machine.
+    expect(await eventually(() => server.api.stats.closedEarly("getPart") > closed, 15_000)).toBe(true);
     expect(server.api.stats.closedEarly("getPart") - closed).toBe(1);
     expect(server.api.stats.requests("getPart") - requests).toBe(1); // not retried
   });
@@ -60,7 +61,7 @@ describe("a cancelled tool call", () => {
     expect(await eventually(() => server.api.stats.requests() - requests >= 4)).toBe(true);
     call.cancel();
     await call.settled;
-    expect(await eventually(() => server.api.stats.closedEarly() - closed >= 3)).toBe(true);
+    expect(await eventually(() => server.api.stats.closedEarly() - closed >= 3, 15_000)).toBe(true);
     for (const endpoint of lookups) expect(server.api.stats.closedEarly(endpoint)).toBeGreaterThan(0);
   });
 

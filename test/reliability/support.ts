@@ -81,7 +81,7 @@ export function rssBytes(pid: number): number {
 }
 
 /** Polls `check` every 10 ms until it holds or `ms` pass; returns its last value. */
-export async function eventually(check: () => boolean, ms = 20_000): Promise<boolean> {
+export async function eventually(check: () => boolean, ms = 5_000): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (check()) return true;

@@ -5,7 +5,7 @@
 // (./oracle.ts, an independent reading of them) is in the answer, and nothing they do not allow.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Category, Criticality, Material, Part, Process, Standard } from "../../src/api/schemas";
+import type { Part } from "../../src/api/schemas";
 import type { PartsApiClient } from "../../src/client";
 import { startTestApi } from "../../src/embedded/testing";
 import type { PartSearch } from "../../src/search";
@@ -13,9 +13,9 @@ import { stems } from "../../src/search/text";
 import { isVocabularyWord } from "../../src/search/vocabulary";
 import * as second from "../fixtures/other-catalogue";
 import * as third from "../fixtures/third-catalogue";
-import { type Catalogue, type Paging, startCatalogueApi } from "../support/catalogue-api";
+import { type Catalogue, catalogueOf, type Paging, startCatalogueApi } from "../support/catalogue-api";
 import { Oracle, type OracleQuery } from "./oracle";
-import { callWith, searchOver } from "./support";
+import { callWith, everyPart, searchOver } from "./support";
 
 /** Words of a question that name nothing (the oracle's own list): never drawn for a query. */
 const FILLER = new Set(
@@ -32,75 +32,25 @@ const TRADE_NAMES = new Set(
 const familyWord = (word: string) =>
   TRADE_NAMES.has(word) || stems(word).some((stem) => isVocabularyWord(stem));
 
+/** The sample data: every part the demo token sees, and every record of the embedded API. */
 async function sampleCatalogue(): Promise<Catalogue> {
   const api = await startTestApi();
+  const { client, close } = searchOver(api.url, api.demoToken);
   try {
-    // biome-ignore lint/suspicious/noExplicitAny: the API's JSON, read as the fixture serves it
-    const get = async (path: string, init?: RequestInit): Promise<any> => {
-      const response = await fetch(`${api.url}${path}`, {
-        ...init,
-        headers: { authorization: `Bearer ${api.demoToken}`, "content-type": "application/json" },
-      });
-      return response.ok ? response.json() : undefined;
-    };
-    const parts: Part[] = [];
-    for (let page = 1; ; page++) {
-      const { items, hasMore } = await get(`/v1/parts?page=${page}&pageSize=50`);
-      parts.push(...items);
-      if (!hasMore) break;
-    }
-    const codes = (pick: (part: Part) => (string | undefined)[]) => [
-      ...new Set(parts.flatMap(pick).filter((code): code is string => code !== undefined)),
-    ];
-    const each = async <T>(path: string, list: string[]) =>
-      (await Promise.all(list.map((code) => get(`${path}/${encodeURIComponent(code)}`)))).filter(
-        Boolean,
-      ) as T[];
-    const batch = async <T>(path: string, ids: string[]) =>
-      ids.length === 0
-        ? []
-        : (((await get(path, { method: "POST", body: JSON.stringify({ ids }) }))?.items ?? []) as T[]);
-    const categories: Category[] = await batch(
-      "/v1/categories:batch-get",
-      codes((part) => part.categoryIds ?? []),
-    );
-    for (let depth = 0; depth < 8; depth++) {
-      const parents = [...new Set(categories.map((c) => c.parentId))].filter(
-        (id): id is string => id !== undefined && !categories.some((c) => c.id === id),
-      );
-      if (parents.length === 0) break;
-      categories.push(...(await batch<Category>("/v1/categories:batch-get", parents)));
-    }
+    const { store } = api;
     return {
-      parts,
-      materials: await each<Material>(
-        "/v1/materials",
-        codes((part) => [part.materialId]),
-      ),
-      processes: await each<Process>(
-        "/v1/processes",
-        codes((part) => [part.processId]),
-      ),
-      standards: ((await get("/v1/standards"))?.items ?? []) as Standard[],
-      criticalities: await batch<Criticality>(
-        "/v1/criticalities:batch-get",
-        codes((part) => part.criticalityIds ?? []),
-      ),
-      categories,
+      parts: await everyPart(client, callWith()),
+      materials: store.materials(),
+      processes: store.processes(),
+      standards: store.standards(),
+      criticalities: store.criticalities(),
+      categories: store.categories(),
     };
   } finally {
+    await close();
     await api.close();
   }
 }
-
-const fixture = (module: typeof second | typeof third): Catalogue => ({
-  parts: module.PARTS.map(({ is: _, ...part }) => part),
-  materials: module.MATERIALS,
-  processes: module.PROCESSES,
-  standards: module.STANDARDS,
-  criticalities: module.CRITICALITIES,
-  categories: module.CATEGORIES,
-});
 
 const PAGINGS: [string, Paging][] = [
   ["pages as asked", {}],
@@ -141,8 +91,8 @@ let mixedAnswers = 0;
 
 const catalogues: [string, () => Promise<Catalogue>][] = [
   ["the sample data", sampleCatalogue],
-  ["the second catalogue", async () => fixture(second)],
-  ["the third catalogue", async () => fixture(third)],
+  ["the second catalogue", async () => catalogueOf(second)],
+  ["the third catalogue", async () => catalogueOf(third)],
 ];
 
 describe.each(catalogues)("search_parts on %s against an independent oracle", (_, load) => {

@@ -28,6 +28,28 @@ export interface CatalogueApi {
   close(): Promise<void>;
 }
 
+/** A fixture catalogue module (test/fixtures/*-catalogue.ts), its parts labelled by hand (`is`). */
+interface CatalogueModule {
+  PARTS: (Part & { is: unknown })[];
+  MATERIALS: Material[];
+  PROCESSES: Process[];
+  STANDARDS: Standard[];
+  CRITICALITIES: Criticality[];
+  CATEGORIES: Category[];
+}
+
+/** A fixture module as the catalogue the API serves: its parts without their labels. */
+export function catalogueOf(fixture: CatalogueModule): Catalogue {
+  return {
+    parts: fixture.PARTS.map(({ is: _, ...part }) => part),
+    materials: fixture.MATERIALS,
+    processes: fixture.PROCESSES,
+    standards: fixture.STANDARDS,
+    criticalities: fixture.CRITICALITIES,
+    categories: fixture.CATEGORIES,
+  };
+}
+
 const TOKEN = "pat_catalogue_fixture";
 
 function send(res: ServerResponse, status: number, body: unknown) {

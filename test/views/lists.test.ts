@@ -13,6 +13,7 @@ import { buildUi } from "../../scripts/build-ui.mjs";
 import type { Part } from "../../src/api/schemas";
 import type { Comparison } from "../../src/compare/compare";
 import type { ResolvedList } from "../../src/resolve/list";
+import { everyVisiblePart } from "../support/in-process";
 import { launchBrowser } from "./browser";
 import { type Host, type Parts, startHost, startParts, type ViewCase } from "./harness";
 
@@ -56,15 +57,7 @@ beforeAll(async () => {
   browser = launched.browser;
   parts = started;
   host = await startHost(parts);
-  catalogue = [];
-  for (let page = 1; ; page++) {
-    const listed = (await parts.call("list_parts", { page, pageSize: 50 })).structuredContent as {
-      items: Part[];
-      hasMore: boolean;
-    };
-    catalogue.push(...listed.items);
-    if (!listed.hasMore) break;
-  }
+  catalogue = await everyVisiblePart(parts);
 }, 60_000);
 
 afterAll(async () => {
